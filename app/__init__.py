@@ -1,0 +1,44 @@
+"""tablebank: the bank of a board game on the banker's phone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+from . import db_setup  # noqa: F401  (SQLite connection settings)
+from .config import defaults
+from .models import db
+from .rules import load_editions
+
+ROOT = Path(__file__).resolve().parent.parent
+EDITIONS = Path(__file__).resolve().parent / "editions"
+csrf = CSRFProtect()
+
+
+def create_app(overrides: dict | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_path=str(ROOT / "instance"),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(defaults(Path(app.instance_path)))
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_mapping(overrides or {})
+    app.extensions["tablebank.editions"] = load_editions(EDITIONS)
+
+    db.init_app(app)
+    csrf.init_app(app)
+
+    from .web import api, banker, filters
+
+    filters.register(app)
+    app.register_blueprint(banker.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+
+    with app.app_context():
+        db.create_all()
+    return app

@@ -1,0 +1,154 @@
+"""The one door for changes: lock the game, check, run the rules core, log, snapshot, commit.
+
+Views and API handlers only parse input and render output; everything that changes a game
+comes through `perform`, in one database transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app
+from sqlalchemy import select
+
+from .models import Action, Game, Player, db
+from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
+from .rules.log import undo_target
+
+LOCK = {"sqlite_immediate": True}  # BEGIN IMMEDIATE on SQLite; see db_setup.py
+MAX_KEY = 64
+
+
+class NotFound(RuleError):
+    def __init__(self, message: str = "There is no such game") -> None:
+        super().__init__("not_found", message)
+
+
+@dataclass
+class Done:
+    game: Game
+    action: Action
+    outcome: Outcome | None  # None when the idempotency key had already been applied
+    repeated: bool = False
+
+
+def editions() -> dict[str, Edition]:
+    return current_app.extensions["tablebank.editions"]
+
+
+def edition_of(game: Game) -> Edition:
+    return editions()[game.edition]
+
+
+def state_of(game: Game) -> GameState:
+    return GameState.from_dict(game.state)
+
+
+def find(game_id: object) -> Game:
+    game = db.session.get(Game, game_id) if isinstance(game_id, str) else None
+    if game is None:
+        raise NotFound()
+    return game
+
+
+def create_game(setup: dict) -> Game:
+    """A new game from its setup (edition, players, settings): the log's starting point."""
+    if not isinstance(setup, dict):
+        raise RuleError("input", "A new game is a JSON object")
+    edition = editions().get(setup.get("edition"))
+    if edition is None:
+        raise RuleError("input", "Choose an edition")
+    state = new_game(edition, setup)
+    game = Game(edition=edition.id, setup=setup, version=0, state=state.to_dict())
+    game.players = [Player(seat=p.seat) for p in state.players]
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def log_of(game: Game) -> list[Action]:
+    query = select(Action).where(Action.game_id == game.id).order_by(Action.seq)
+    return list(db.session.scalars(query))
+
+
+def preview(game: Game, kind: str, payload: dict) -> Outcome:
+    """What an action would do, without doing it: the sentence a page shows before the tap."""
+    if kind == UNDO:
+        return _undo(game)
+    return apply(state_of(game), edition_of(game), kind, payload)
+
+
+def _undo(game: Game) -> Outcome:
+    log = log_of(game)
+    target = log[undo_target([a.kind for a in log])] if log else None
+    if target is None:
+        raise RuleError("input", "There is nothing to undo")
+    entries = [(a.kind, a.payload) for a in log] + [(UNDO, {})]
+    state = replay(edition_of(game), game.setup, entries)
+    return Outcome(state, f"Undid: {target.text}")
+
+
+def _lock(game_id: str) -> Game:
+    db.session.connection(execution_options=LOCK)
+    game = db.session.scalars(
+        select(Game).where(Game.id == game_id).with_for_update()
+    ).one_or_none()
+    if game is None:
+        raise NotFound()
+    return game
+
+
+def _already_done(game: Game, key: str) -> Action | None:
+    query = select(Action).where(Action.game_id == game.id, Action.idempotency_key == key)
+    return db.session.scalars(query).one_or_none()
+
+
+def perform(
+    game_id: str,
+    kind: str,
+    payload: dict,
+    actor: str = "banker",
+    key: str | None = None,
+    expected_version: int | None = None,
+) -> Done:
+    """Apply one action all-or-nothing; a repeated idempotency key returns the first result."""
+    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY):
+        raise RuleError("input", f"An idempotency key is text of 1 to {MAX_KEY} characters")
+    db.session.rollback()  # start clean: the lock must be the transaction's first statement
+    try:
+        game = _lock(game_id)
+        earlier = _already_done(game, key) if key else None
+        if earlier is not None:
+            db.session.commit()
+            return Done(game, earlier, None, repeated=True)
+        if expected_version is not None and expected_version != game.version:
+            raise RuleError(
+                "stale",
+                "Another device acted first: the game has changed since this page was "
+                "shown. Check the new state and try again.",
+                version=game.version,
+            )
+        outcome = preview(game, kind, payload)
+        game.version += 1
+        row = Action(
+            game_id=game.id,
+            seq=game.version,
+            kind=kind,
+            payload=payload,
+            actor=actor,
+            idempotency_key=key,
+            text=outcome.text[:500],
+        )
+        game.state = outcome.state.to_dict()
+        db.session.add(row)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return Done(game, row, outcome)
+
+
+def replayed_state(game: Game) -> GameState:
+    """The state from the log alone: must equal the snapshot."""
+    entries = [(a.kind, a.payload) for a in log_of(game)]
+    return replay(edition_of(game), game.setup, entries)

@@ -1,0 +1,32 @@
+"""The rule book as code: no Flask, no database, no I/O, no clock."""
+
+from .actions import ACTIONS, Movement, Outcome, apply, new_game
+from .edition import Edition, EditionError, load_editions
+from .errors import RuleError
+from .log import UNDO, replay, standing, undo_target
+from .rent import rent_due
+from .state import HOTEL, GameState
+from .wealth import raisable, score, score_breakdown, total_worth
+
+__all__ = [
+    "ACTIONS",
+    "HOTEL",
+    "UNDO",
+    "Edition",
+    "EditionError",
+    "GameState",
+    "Movement",
+    "Outcome",
+    "RuleError",
+    "apply",
+    "load_editions",
+    "new_game",
+    "raisable",
+    "rent_due",
+    "replay",
+    "score",
+    "score_breakdown",
+    "standing",
+    "total_worth",
+    "undo_target",
+]

@@ -1,0 +1,542 @@
+"""Banker actions. Each one checks the rule book, then moves money and deeds on a copy.
+
+`apply(state, edition, kind, payload)` returns an Outcome (the new state, what happened in
+plain words, the money that moved) or raises RuleError and changes nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .edition import BOARD_SIZE, JAIL, Card, Edition, Space
+from .errors import RuleError
+from .rent import rent_due
+from .state import HOTEL, MODES, DeedState, GameState, PlayerState, Settings
+from .wealth import raisable, total_worth
+
+MAX_AMOUNT = 1_000_000
+MAX_NOTE = 80
+MAX_NAME = 24
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+@dataclass(frozen=True)
+class Movement:
+    """Money moved by an action; a seat of None is the bank."""
+
+    payer: int | None
+    payee: int | None
+    amount: int
+
+
+@dataclass
+class Outcome:
+    state: GameState
+    text: str
+    movements: list[Movement] = field(default_factory=list)
+    next_space: int | None = None  # a card moved the player: that space's own action follows
+
+
+# -- reading a payload ------------------------------------------------------------------
+
+
+def whole_number(value: object, what: str, low: int = 1, high: int = MAX_AMOUNT) -> int:
+    """An int from JSON or a form field; anything else is refused with a message."""
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RuleError("input", f"{what} must be a whole number")
+    if not low <= value <= high:
+        raise RuleError("input", f"{what} must be between {low:,} and {high:,}")
+    return value
+
+
+def flag(payload: dict, key: str) -> bool:
+    value = payload.get(key, False)
+    if isinstance(value, str):
+        return value.lower() in ("1", "true", "on", "yes")
+    if not isinstance(value, bool):
+        raise RuleError("input", f"{key} must be true or false")
+    return value
+
+
+def note(payload: dict) -> str:
+    text = payload.get("note") or ""
+    if not isinstance(text, str) or len(text) > MAX_NOTE:
+        raise RuleError("input", f"A note is text of at most {MAX_NOTE} characters")
+    return " ".join(text.split())
+
+
+class Turn:
+    """One action being worked out: a copy of the state, the payload, and what it did."""
+
+    def __init__(self, state: GameState, edition: Edition, payload: dict) -> None:
+        if not isinstance(payload, dict):
+            raise RuleError("input", "An action is a JSON object")
+        self.state = state.copy()
+        self.edition = edition
+        self.payload = payload
+        self.lines: list[str] = []
+        self.movements: list[Movement] = []
+        self.next_space: int | None = None
+
+    def money(self, amount: int) -> str:
+        return self.edition.money(amount)
+
+    def player(self, key: str = "player") -> PlayerState:
+        seat = whole_number(self.payload.get(key), f"The {key}", 0, len(self.state.players) - 1)
+        found = self.state.players[seat]
+        if found.bankrupt:
+            raise RuleError("K2", f"{found.name} is bankrupt and out of the game")
+        return found
+
+    def amount(self, key: str = "amount") -> int:
+        return whole_number(self.payload.get(key), "The amount")
+
+    def dice(self) -> int:
+        return whole_number(self.payload.get("dice"), "The dice total", 2, 12)
+
+    def space(self, key: str = "space") -> Space:
+        index = whole_number(self.payload.get(key), "The space", 0, BOARD_SIZE - 1)
+        return self.edition.spaces[index]
+
+    def deed(self, key: str = "deed") -> Space:
+        space = self.space(key)
+        if not space.is_deed:
+            raise RuleError("input", f"{space.name} is not a deed")
+        return space
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+
+    def pay(self, payer: PlayerState | None, payee: PlayerState | None, amount: int) -> None:
+        """Move money; a player never goes below zero (K1). None is the bank (S2)."""
+        if amount <= 0:
+            return
+        if payer is not None:
+            if payer.cash < amount:
+                raise self.shortfall(payer, amount)
+            payer.cash -= amount
+        if payee is not None:
+            payee.cash += amount
+        seat = lambda p: None if p is None else p.seat  # noqa: E731
+        self.movements.append(Movement(seat(payer), seat(payee), amount))
+
+    def shortfall(self, payer: PlayerState, amount: int) -> RuleError:
+        short = amount - payer.cash
+        could = raisable(self.state, self.edition, payer.seat)
+        return RuleError(
+            "K1",
+            f"{payer.name} cannot pay {self.money(amount)}: {self.money(short)} short. "
+            f"Cash {self.money(payer.cash)}; could raise {self.money(could)} in all "
+            "by selling buildings and mortgaging.",
+            player=payer.seat,
+            amount=amount,
+            shortfall=short,
+            raisable=could,
+        )
+
+    def pay_bank_fee(self, payer: PlayerState, amount: int) -> None:
+        """Taxes and fines: paid to the bank, or into the Free Parking pot under H1."""
+        self.pay(payer, None, amount)
+        if self.state.settings.free_parking_jackpot:
+            self.state.pot += amount
+
+    def salary(self, player: PlayerState, landed_on_go: bool = False) -> None:
+        """G1; H2 pays double for landing exactly on GO."""
+        double = landed_on_go and self.state.settings.double_go
+        amount = self.edition.salary * (2 if double else 1)
+        self.pay(None, player, amount)
+        self.say(f"{player.name} collected {self.money(amount)} salary")
+
+    def arrive(self, player: PlayerState, space: Space) -> None:
+        """A landing by dice: salary when passing GO (G1), then the player stands there."""
+        if player.in_jail:
+            raise RuleError(
+                "J3",
+                f"{player.name} is in jail: record how they get out first "
+                "(doubles, a Get Out of Jail Free card or the fine)",
+            )
+        if space.index == 0:
+            self.salary(player, landed_on_go=True)
+        elif flag(self.payload, "passed_go"):
+            self.salary(player)
+        player.position = space.index
+
+    def owner(self, space: Space) -> PlayerState | None:
+        seat = self.state.deeds[space.index].owner
+        return None if seat is None else self.state.players[seat]
+
+
+Action = Callable[[Turn], None]
+ACTIONS: dict[str, Action] = {}
+
+
+def action(kind: str) -> Callable[[Action], Action]:
+    def register(fn: Action) -> Action:
+        ACTIONS[kind] = fn
+        return fn
+
+    return register
+
+
+def apply(state: GameState, edition: Edition, kind: str, payload: dict) -> Outcome:
+    if state.ended:
+        raise RuleError("K4", "This game has ended")
+    handler = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise RuleError("input", f"Unknown action {kind!r}")
+    turn = Turn(state, edition, payload)
+    handler(turn)
+    text = "; ".join(turn.lines)
+    return Outcome(turn.state, text[:1].upper() + text[1:], turn.movements, turn.next_space)
+
+
+# -- setting up ----------------------------------------------------------------------------
+
+
+def _setup_player(seat: int, raw: object, cash: int) -> PlayerState:
+    if not isinstance(raw, dict):
+        raise RuleError("input", f"Player {seat + 1} needs a name and a colour")
+    name = raw.get("name")
+    name = " ".join(name.split()) if isinstance(name, str) else ""
+    if not 1 <= len(name) <= MAX_NAME:
+        raise RuleError("input", f"Player {seat + 1} needs a name of 1 to {MAX_NAME} characters")
+    colour = raw.get("colour")
+    if not isinstance(colour, str) or not COLOUR.match(colour):
+        raise RuleError("input", f"{name} needs a colour like #e03131")
+    return PlayerState(seat=seat, name=name, colour=colour.lower(), cash=cash)
+
+
+def new_game(edition: Edition, setup: dict) -> GameState:
+    """S1-S4: the players with their starting cash, every deed with the bank, the full supply."""
+    if not isinstance(setup, dict):
+        raise RuleError("input", "A new game is a JSON object")
+    cash = whole_number(setup.get("starting_cash", 1500), "The starting cash")
+    mode = setup.get("mode", "classic")
+    if mode not in MODES:
+        raise RuleError("input", f"The mode must be one of {', '.join(MODES)}")
+    ends_at = setup.get("ends_at")
+    if mode == "timed" and not isinstance(ends_at, str):
+        raise RuleError("TL1", "A time-limited game needs its end time")
+    raw_players = setup.get("players")
+    if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 8:
+        raise RuleError("S1", "A game has 2 to 8 players")
+    players = [_setup_player(seat, raw, cash) for seat, raw in enumerate(raw_players)]
+    names = [p.name.casefold() for p in players]
+    if len(set(names)) < len(names):
+        raise RuleError("input", "Two players have the same name")
+    settings = Settings(
+        starting_cash=cash,
+        mode=mode,
+        ends_at=ends_at if mode == "timed" else None,
+        free_parking_jackpot=flag(setup, "free_parking_jackpot"),
+        double_go=flag(setup, "double_go"),
+        no_auctions=flag(setup, "no_auctions"),
+        income_tax_percent=flag(setup, "income_tax_percent"),
+    )
+    return GameState(
+        edition=edition.id,
+        settings=settings,
+        players=players,
+        deeds={d.index: DeedState() for d in edition.deeds},
+        houses=edition.houses,
+        hotels=edition.hotels,
+    )
+
+
+# -- landing on a space --------------------------------------------------------------------
+
+
+@action("buy")
+def buy(turn: Turn) -> None:
+    """P1: an unowned deed at its printed price."""
+    player, deed = turn.player(), turn.deed()
+    if turn.owner(deed) is not None:
+        raise RuleError("P1", f"{deed.name} already belongs to {turn.owner(deed).name}")
+    turn.arrive(player, deed)
+    turn.pay(player, None, deed.price)
+    turn.state.deeds[deed.index].owner = player.seat
+    turn.say(f"{player.name} bought {deed.name} for {turn.money(deed.price)}")
+
+
+@action("decline")
+def decline(turn: Turn) -> None:
+    """P1 / H3: the deed stays with the bank (the auction is its own action)."""
+    player, deed = turn.player(), turn.deed()
+    if turn.owner(deed) is not None:
+        raise RuleError("P1", f"{deed.name} already belongs to {turn.owner(deed).name}")
+    turn.arrive(player, deed)
+    turn.say(f"{player.name} declined {deed.name}; it stays with the bank")
+
+
+@action("rent")
+def rent(turn: Turn) -> None:
+    """P2-P7, and the nearest railroad / utility cards (C2) with `by_card`."""
+    player, deed = turn.player(), turn.deed()
+    owner = turn.owner(deed)
+    if owner is None:
+        raise RuleError("P1", f"{deed.name} belongs to the bank: buy it or decline it")
+    if owner is player:
+        raise RuleError("P2", f"{deed.name} is {player.name}'s own deed: no rent")
+    if turn.state.deeds[deed.index].mortgaged:
+        raise RuleError("M2", f"{deed.name} is mortgaged: no rent")
+    by_card = flag(turn.payload, "by_card")
+    dice = turn.dice() if deed.kind == "utility" else None
+    turn.arrive(player, deed)
+    amount = rent_due(turn.state, turn.edition, deed.index, dice, by_card)
+    turn.pay(player, owner, amount)
+    turn.say(f"{player.name} paid {owner.name} {turn.money(amount)} rent for {deed.name}")
+
+
+@action("tax")
+def tax(turn: Turn) -> None:
+    """T1 (with its 10% option, chosen before the worth is counted) and T2."""
+    player, space = turn.player(), turn.space()
+    if space.kind != "tax":
+        raise RuleError("input", f"{space.name} is not a tax")
+    turn.arrive(player, space)
+    amount = space.amount
+    if flag(turn.payload, "percent"):
+        if space.percent is None or not turn.state.settings.income_tax_percent:
+            raise RuleError("T1", f"{space.name} has no percentage option in this game")
+        worth = total_worth(turn.state, turn.edition, player.seat)
+        amount = math.ceil(worth * space.percent / 100)
+    turn.pay_bank_fee(player, amount)
+    turn.say(f"{player.name} paid {turn.money(amount)} {space.name}")
+
+
+@action("go_to_jail")
+def go_to_jail(turn: Turn) -> None:
+    """J1, G2: straight to jail, no salary."""
+    send_to_jail(turn, turn.player())
+
+
+def send_to_jail(turn: Turn, player: PlayerState) -> None:
+    player.position, player.in_jail = JAIL, True
+    turn.say(f"{player.name} went to jail")
+
+
+@action("visit")
+def visit(turn: Turn) -> None:
+    """A landing where nothing is owed: GO, just visiting (J2), Free Parking (H1), own deed."""
+    player, space = turn.player(), turn.space()
+    due = _what_is_due(turn, player, space)
+    if due:
+        raise RuleError("input", due)
+    turn.arrive(player, space)
+    turn.say(f"{player.name} landed on {space.name}")
+    if space.kind == "parking" and turn.state.pot:
+        jackpot = turn.state.pot
+        turn.state.pot = 0
+        turn.pay(None, player, jackpot)
+        turn.say(f"took the Free Parking pot of {turn.money(jackpot)}")
+
+
+def _what_is_due(turn: Turn, player: PlayerState, space: Space) -> str:
+    if space.kind == "tax":
+        return f"{space.name} is due: use the tax action"
+    if space.kind == "go_to_jail":
+        return f"{space.name}: use the go to jail action"
+    if space.is_deed:
+        owner = turn.owner(space)
+        if owner is None:
+            return f"{space.name} is for sale: buy it or decline it (P1)"
+        if owner is not player and not turn.state.deeds[space.index].mortgaged:
+            return f"Rent is due to {owner.name} for {space.name} (P2)"
+    return ""
+
+
+@action("pass_go")
+def pass_go(turn: Turn) -> None:
+    """G1."""
+    turn.salary(turn.player())
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+
+def _card(turn: Turn) -> Card:
+    card = turn.edition.cards.get(turn.payload.get("card"))
+    if card is None:
+        raise RuleError("input", "Unknown card")
+    return card
+
+
+@action("card")
+def card(turn: Turn) -> None:
+    """C1-C3: a drawn card's effect, computed from the board."""
+    player, drawn = turn.player(), _card(turn)
+    if "space" in turn.payload:
+        space = turn.space()
+        if space.kind != drawn.deck:
+            raise RuleError("C1", f"That card is not drawn on {space.name}")
+        turn.arrive(player, space)
+    elif player.in_jail:
+        raise RuleError("J3", f"{player.name} is in jail")
+    turn.say(f"{player.name} drew “{drawn.text}”")
+    CARD_EFFECTS[drawn.effect](turn, player, drawn)
+
+
+def _collect(turn: Turn, player: PlayerState, card: Card) -> None:
+    turn.pay(None, player, card.amount)
+    turn.say(f"collected {turn.money(card.amount)}")
+
+
+def _pay(turn: Turn, player: PlayerState, card: Card) -> None:
+    turn.pay_bank_fee(player, card.amount)
+    turn.say(f"paid the bank {turn.money(card.amount)}")
+
+
+def _others(turn: Turn, player: PlayerState) -> list[PlayerState]:
+    return [p for p in turn.state.in_play() if p is not player]
+
+
+def _pay_each(turn: Turn, player: PlayerState, card: Card) -> None:
+    others = _others(turn, player)
+    if player.cash < card.amount * len(others):
+        raise turn.shortfall(player, card.amount * len(others))
+    for other in others:
+        turn.pay(player, other, card.amount)
+    turn.say(f"paid {turn.money(card.amount)} to each of {len(others)} players")
+
+
+def _collect_each(turn: Turn, player: PlayerState, card: Card) -> None:
+    others = _others(turn, player)
+    for other in others:
+        turn.pay(other, player, card.amount)
+    turn.say(f"collected {turn.money(card.amount)} from each of {len(others)} players")
+
+
+def _repairs(turn: Turn, player: PlayerState, card: Card) -> None:
+    built = [turn.state.deeds[i].houses for i in turn.state.held_by(player.seat)]
+    hotels = sum(h == HOTEL for h in built)
+    houses = sum(h for h in built if h < HOTEL)
+    amount = houses * card.house + hotels * card.hotel
+    turn.pay_bank_fee(player, amount)
+    turn.say(f"paid {turn.money(amount)} for {houses} houses and {hotels} hotels")
+
+
+def _move_to(turn: Turn, player: PlayerState, target: int) -> None:
+    """A card move forward: salary when it passes or lands on GO (G1)."""
+    if target == 0:
+        turn.salary(player, landed_on_go=True)
+    elif target < player.position:
+        turn.salary(player)
+    player.position = target
+    turn.say(f"moved to {turn.edition.spaces[target].name}")
+    if target != 0:
+        turn.next_space = target
+
+
+def _advance(turn: Turn, player: PlayerState, card: Card) -> None:
+    _move_to(turn, player, card.to)
+
+
+def _back(turn: Turn, player: PlayerState, card: Card) -> None:
+    player.position = (player.position - card.spaces) % BOARD_SIZE
+    turn.next_space = player.position
+    turn.say(f"went back to {turn.edition.spaces[player.position].name}")
+
+
+def _nearest(turn: Turn, player: PlayerState, card: Card) -> None:
+    ahead = [(player.position + step) % BOARD_SIZE for step in range(1, BOARD_SIZE + 1)]
+    target = next(i for i in ahead if turn.edition.spaces[i].kind == card.kind)
+    _move_to(turn, player, target)
+
+
+def _jail(turn: Turn, player: PlayerState, card: Card) -> None:
+    send_to_jail(turn, player)
+
+
+def _jail_free(turn: Turn, player: PlayerState, card: Card) -> None:
+    holder = next((p for p in turn.state.players if card.deck in p.jail_free), None)
+    if holder is not None:
+        raise RuleError("C3", f"{holder.name} already holds that Get Out of Jail Free card")
+    player.jail_free.append(card.deck)
+    turn.say("kept the card until used")
+
+
+CARD_EFFECTS: dict[str, Callable[[Turn, PlayerState, Card], None]] = {
+    "collect": _collect,
+    "pay": _pay,
+    "pay_each": _pay_each,
+    "collect_each": _collect_each,
+    "repairs": _repairs,
+    "advance": _advance,
+    "back": _back,
+    "nearest": _nearest,
+    "jail": _jail,
+    "jail_free": _jail_free,
+}
+
+
+# -- jail ------------------------------------------------------------------------------------
+
+
+def _jailed(turn: Turn) -> PlayerState:
+    player = turn.player()
+    if not player.in_jail:
+        raise RuleError("J3", f"{player.name} is not in jail")
+    player.in_jail = False
+    return player
+
+
+@action("jail_fine")
+def jail_fine(turn: Turn) -> None:
+    """J3: pay the fine and leave jail."""
+    player = _jailed(turn)
+    turn.pay_bank_fee(player, turn.edition.jail_fine)
+    turn.say(f"{player.name} paid the {turn.money(turn.edition.jail_fine)} fine and left jail")
+
+
+@action("jail_card")
+def jail_card(turn: Turn) -> None:
+    """J3, C3: a Get Out of Jail Free card, back to its deck once used."""
+    player = _jailed(turn)
+    if not player.jail_free:
+        raise RuleError("C3", f"{player.name} holds no Get Out of Jail Free card")
+    player.jail_free.pop(0)
+    turn.say(f"{player.name} used a Get Out of Jail Free card and left jail")
+
+
+@action("jail_doubles")
+def jail_doubles(turn: Turn) -> None:
+    """J3: doubles thrown in jail, out at no cost (the landing is its own action)."""
+    player = _jailed(turn)
+    turn.say(f"{player.name} threw doubles and left jail")
+
+
+# -- money between the bank and the players ---------------------------------------------------
+
+
+def _with_note(turn: Turn, line: str) -> str:
+    text = note(turn.payload)
+    return f"{line} ({text})" if text else line
+
+
+@action("bank_pay")
+def bank_pay(turn: Turn) -> None:
+    """The bank pays a player (S2: the bank never goes broke)."""
+    player, amount = turn.player(), turn.amount()
+    turn.pay(None, player, amount)
+    turn.say(_with_note(turn, f"the bank paid {player.name} {turn.money(amount)}"))
+
+
+@action("bank_collect")
+def bank_collect(turn: Turn) -> None:
+    player, amount = turn.player(), turn.amount()
+    turn.pay(player, None, amount)
+    turn.say(_with_note(turn, f"{player.name} paid the bank {turn.money(amount)}"))
+
+
+@action("transfer")
+def transfer(turn: Turn) -> None:
+    payer, payee, amount = turn.player("from"), turn.player("to"), turn.amount()
+    if payer is payee:
+        raise RuleError("input", "A player cannot pay themselves")
+    turn.pay(payer, payee, amount)
+    turn.say(_with_note(turn, f"{payer.name} paid {payee.name} {turn.money(amount)}"))

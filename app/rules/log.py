@@ -1,0 +1,41 @@
+"""The action log folded into a state: replay, and which actions an undo takes back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .actions import apply, new_game
+from .edition import Edition
+from .errors import RuleError
+from .state import GameState
+
+UNDO = "undo"
+
+
+def standing(kinds: Iterable[str]) -> list[int]:
+    """Positions in the log of the actions still in force: each undo takes back the latest."""
+    stack: list[int] = []
+    for position, kind in enumerate(kinds):
+        if kind != UNDO:
+            stack.append(position)
+        elif stack:
+            stack.pop()
+    return stack
+
+
+def undo_target(kinds: list[str]) -> int:
+    """The log position the next undo would take back (RuleError when there is none)."""
+    stack = standing(kinds)
+    if not stack:
+        raise RuleError("input", "There is nothing to undo")
+    return stack[-1]
+
+
+def replay(edition: Edition, setup: dict, log: list[tuple[str, dict]]) -> GameState:
+    """The state the log describes: the setup, then every action still in force, in order."""
+    state = new_game(edition, setup)
+    kinds = [kind for kind, _ in log]
+    for position in standing(kinds):
+        kind, payload = log[position]
+        state = apply(state, edition, kind, payload).state
+    return state

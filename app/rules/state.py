@@ -1,0 +1,86 @@
+"""The state of one game: what the bank holds and what each player holds. Plain data."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+
+HOTEL = 5  # a hotel counts as five houses (B2)
+MODES = ("classic", "short", "timed")
+
+
+@dataclass
+class Settings:
+    starting_cash: int = 1500
+    mode: str = "classic"
+    ends_at: str | None = None  # ISO time, time-limited game (TL1)
+    free_parking_jackpot: bool = False  # H1
+    double_go: bool = False  # H2
+    no_auctions: bool = False  # H3
+    income_tax_percent: bool = True  # T1 option, where the edition allows it
+
+    @property
+    def houses_for_hotel(self) -> int:
+        return 3 if self.mode == "short" else 4  # B3, SG2
+
+
+@dataclass
+class PlayerState:
+    seat: int
+    name: str
+    colour: str
+    cash: int
+    position: int = 0
+    in_jail: bool = False
+    jail_free: list[str] = field(default_factory=list)  # decks of the cards held (C3)
+    bankrupt: bool = False
+
+
+@dataclass
+class DeedState:
+    owner: int | None = None
+    houses: int = 0  # 0-4 houses, HOTEL for a hotel
+    mortgaged: bool = False
+
+
+@dataclass
+class GameState:
+    edition: str
+    settings: Settings
+    players: list[PlayerState]
+    deeds: dict[int, DeedState]
+    houses: int  # the bank's supply (S3)
+    hotels: int
+    pot: int = 0  # Free Parking jackpot (H1)
+    ended: bool = False
+
+    def copy(self) -> GameState:
+        return replace(
+            self,
+            settings=replace(self.settings),
+            players=[replace(p, jail_free=list(p.jail_free)) for p in self.players],
+            deeds={i: replace(d) for i, d in self.deeds.items()},
+        )
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["deeds"] = {str(i): d for i, d in data["deeds"].items()}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GameState:
+        return cls(
+            edition=data["edition"],
+            settings=Settings(**data["settings"]),
+            players=[PlayerState(**p) for p in data["players"]],
+            deeds={int(i): DeedState(**d) for i, d in data["deeds"].items()},
+            houses=data["houses"],
+            hotels=data["hotels"],
+            pot=data["pot"],
+            ended=data["ended"],
+        )
+
+    def in_play(self) -> list[PlayerState]:
+        return [p for p in self.players if not p.bankrupt]
+
+    def held_by(self, seat: int) -> list[int]:
+        return [i for i, d in self.deeds.items() if d.owner == seat]

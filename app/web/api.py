@@ -1,0 +1,134 @@
+"""The JSON API: the same door and the same errors as the pages, described by OpenAPI."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from flask import Blueprint, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from .. import bank
+from ..rules import ACTIONS, UNDO, RuleError
+from .openapi import openapi_document
+from .present import game_view, history
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+STATUS = {"input": 400, "not_found": 404, "stale": 409}
+
+
+@bp.errorhandler(RuleError)
+def refused(error: RuleError):
+    return jsonify(error.to_dict()), STATUS.get(error.rule, 422)
+
+
+@bp.errorhandler(HTTPException)
+def http_error(error: HTTPException):
+    return jsonify({"error": error.description, "rule": "http"}), error.code
+
+
+def body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise RuleError("input", "The request body must be a JSON object")
+    return data
+
+
+def split_action(data: dict) -> tuple[str, dict]:
+    kind = data.get("kind")
+    if kind != UNDO and kind not in ACTIONS:
+        raise RuleError("input", f"Unknown action {kind!r}")
+    meta = ("kind", "idempotency_key", "expected_version")
+    return kind, {k: v for k, v in data.items() if k not in meta}
+
+
+def expected_version(data: dict) -> int | None:
+    value = data.get("expected_version")
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RuleError("input", "expected_version must be a whole number")
+    return value
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document())
+
+
+@bp.get("/editions")
+def editions():
+    listed = [
+        {"id": e.id, "name": e.name, "language": e.language, "currency": e.currency}
+        for e in bank.editions().values()
+    ]
+    return jsonify(listed)
+
+
+@bp.get("/editions/<edition_id>")
+def edition(edition_id: str):
+    found = bank.editions().get(edition_id)
+    if found is None:
+        raise RuleError("not_found", "There is no such edition")
+    return jsonify(
+        {
+            "id": found.id,
+            "name": found.name,
+            "currency": found.currency,
+            "groups": [asdict(g) for g in found.groups.values()],
+            "spaces": [asdict(s) for s in found.spaces],
+            "cards": [asdict(c) for c in found.cards.values()],
+        }
+    )
+
+
+@bp.post("/games")
+def create_game():
+    game = bank.create_game(body())
+    return jsonify(game_view(game)), 201
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str):
+    return jsonify(game_view(bank.find(game_id)))
+
+
+@bp.get("/games/<game_id>/actions")
+def actions(game_id: str):
+    return jsonify(history(bank.find(game_id)))
+
+
+@bp.post("/games/<game_id>/preview")
+def preview(game_id: str):
+    kind, payload = split_action(body())
+    outcome = bank.preview(bank.find(game_id), kind, payload)
+    return jsonify(
+        {
+            "text": outcome.text,
+            "movements": [asdict(m) for m in outcome.movements],
+            "next_space": outcome.next_space,
+        }
+    )
+
+
+@bp.post("/games/<game_id>/actions")
+def act(game_id: str):
+    data = body()
+    kind, payload = split_action(data)
+    done = bank.perform(
+        game_id,
+        kind,
+        payload,
+        actor="api",
+        key=data.get("idempotency_key"),
+        expected_version=expected_version(data),
+    )
+    result = {
+        "seq": done.action.seq,
+        "text": done.action.text,
+        "repeated": done.repeated,
+        "next_space": done.outcome.next_space if done.outcome else None,
+        "movements": [asdict(m) for m in done.outcome.movements] if done.outcome else [],
+        "game": game_view(done.game),
+    }
+    return jsonify(result), 200 if done.repeated else 201

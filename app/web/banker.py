@@ -1,0 +1,339 @@
+"""The banker's pages: one hand, big buttons, every action shown in words before the tap."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from sqlalchemy import select
+
+from .. import bank
+from ..models import Game, db
+from ..rules import UNDO, Edition, GameState, RuleError
+from ..rules.edition import Space
+from ..rules.rent import rent_due
+from .present import game_view, history
+
+bp = Blueprint("banker", __name__)
+
+FORM_META = ("csrf_token", "kind", "key", "version")
+PALETTE = ["#e03131", "#1971c2", "#2f9e44", "#f08c00", "#7048e8", "#0c8599", "#d6336c", "#495057"]
+MODES = {
+    "classic": "Classic: play until one player is left",
+    "short": "Short game: two deeds dealt, ends at the second bankruptcy",
+    "timed": "Time-limited: two deeds dealt, ends at a set time",
+}
+
+
+@dataclass
+class Option:
+    """One action a page offers: what it is, and the sentence its preview gives (or why not)."""
+
+    kind: str
+    payload: dict
+    text: str = ""
+    error: str = ""
+    style: str = "primary"
+
+
+def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):
+    payload = {k: v for k, v in payload.items() if v is not None and v is not False}
+    try:
+        text = label or bank.preview(game, kind, payload).text
+        return Option(kind, payload, text, style=style)
+    except RuleError as refusal:
+        return Option(kind, payload, label or kind, refusal.message, style)
+
+
+def load(game_id: str) -> Game:
+    try:
+        return bank.find(game_id)
+    except bank.NotFound:
+        abort(404)
+
+
+def page(template: str, game: Game | None = None, **context):
+    if game is not None:
+        context.update(game=game, view=game_view(game), edition=bank.edition_of(game))
+    return render_template(template, **context)
+
+
+# -- home and new game -------------------------------------------------------------------
+
+
+@bp.get("/")
+def index():
+    games = db.session.scalars(select(Game).order_by(Game.created_at.desc()).limit(20))
+    listed = [(g, bank.state_of(g)) for g in games]
+    return page("index.html", games=listed)
+
+
+@bp.get("/new")
+def new():
+    return page("new.html", form={}, **new_game_choices())
+
+
+def new_game_choices() -> dict:
+    return {"editions": bank.editions().values(), "palette": PALETTE, "modes": MODES}
+
+
+def setup_from_form() -> dict:
+    form = request.form
+    players = []
+    for i in range(8):
+        name = form.get(f"name{i}", "").strip()
+        if name:
+            players.append({"name": name, "colour": form.get(f"colour{i}", PALETTE[i])})
+    return {
+        "edition": form.get("edition"),
+        "starting_cash": form.get("starting_cash", "1500"),
+        "mode": form.get("mode", "classic"),
+        "ends_at": form.get("ends_at") or None,
+        "players": players,
+        **{k: k in form for k in ("free_parking_jackpot", "double_go", "no_auctions")},
+        "income_tax_percent": "income_tax_percent" in form,
+    }
+
+
+@bp.post("/new")
+def create():
+    setup = setup_from_form()
+    try:
+        game = bank.create_game(setup)
+    except RuleError as refusal:
+        flash(refusal.message, "error")
+        return page("new.html", form=request.form, **new_game_choices()), 400
+    return redirect(url_for("banker.dashboard", game_id=game.id))
+
+
+# -- the game ----------------------------------------------------------------------------
+
+
+@bp.get("/g/<game_id>/")
+def dashboard(game_id: str):
+    game = load(game_id)
+    undo = offer(game, UNDO, {})
+    return page("game.html", game, undo=undo)
+
+
+@bp.get("/g/<game_id>/history")
+def log(game_id: str):
+    game = load(game_id)
+    return page("history.html", game, entries=history(game))
+
+
+@bp.get("/g/<game_id>/player/<int:seat>")
+def player(game_id: str, seat: int):
+    game = load(game_id)
+    state = bank.state_of(game)
+    if not 0 <= seat < len(state.players):
+        abort(404)
+    who = {"player": seat}
+    jail = [offer(game, k, who) for k in ("jail_fine", "jail_card", "jail_doubles")]
+    return page("player.html", game, seat=seat, jail=jail, deeds=deeds_of(game, state, seat))
+
+
+def deeds_of(game: Game, state: GameState, seat: int) -> list[dict]:
+    edition = bank.edition_of(game)
+    return [
+        {"space": edition.spaces[i], "state": state.deeds[i], "rent": rent_due(state, edition, i, 7)}
+        for i in state.held_by(seat)
+    ]
+
+
+@bp.get("/g/<game_id>/pick/<kind>")
+def pick(game_id: str, kind: str):
+    """An action that needs only a player (pass GO, go to jail): one button each."""
+    if kind not in ("pass_go", "go_to_jail"):
+        abort(404)
+    game = load(game_id)
+    state = bank.state_of(game)
+    options = [(p, offer(game, kind, {"player": p.seat})) for p in state.in_play()]
+    return page("pick.html", game, options=options, kind=kind)
+
+
+# -- landed on ---------------------------------------------------------------------------
+
+
+@bp.get("/g/<game_id>/land")
+def land_player(game_id: str):
+    game = load(game_id)
+    return page("land_player.html", game, players=bank.state_of(game).in_play())
+
+
+@bp.get("/g/<game_id>/land/<int:seat>")
+def land_space(game_id: str, seat: int):
+    game = load(game_id)
+    state = bank.state_of(game)
+    if not 0 <= seat < len(state.players):
+        abort(404)
+    return page("land_space.html", game, who=state.players[seat])
+
+
+@bp.get("/g/<game_id>/land/<int:seat>/<int:index>")
+def land(game_id: str, seat: int, index: int):
+    game = load(game_id)
+    state, edition = bank.state_of(game), bank.edition_of(game)
+    if not (0 <= seat < len(state.players) and 0 <= index < len(edition.spaces)):
+        abort(404)
+    who, space = state.players[seat], edition.spaces[index]
+    passed_default = 0 < index < who.position
+    passed_go = request.args.get("passed_go", "1" if passed_default else "") == "1"
+    context = Landing(game, state, edition, seat, space, passed_go)
+    return page(
+        "land.html",
+        game,
+        who=who,
+        space=space,
+        passed_go=passed_go,
+        owner=context.owner(),
+        options=context.options(),
+        dice_needed=context.dice_needed(),
+        by_card=context.by_card,
+    )
+
+
+class Landing:
+    """The one action a space calls for, as buttons with their computed amounts."""
+
+    def __init__(self, game, state: GameState, edition: Edition, seat: int, space: Space, go):
+        self.game, self.state, self.edition = game, state, edition
+        self.seat, self.space = seat, space
+        self.base = {"player": seat, "passed_go": go and space.index != 0}
+        self.by_card = request.args.get("by_card") == "1"
+        self.dice = request.args.get("dice", "")
+
+    def owner(self):
+        if not self.space.is_deed:
+            return None
+        seat = self.state.deeds[self.space.index].owner
+        return None if seat is None else self.state.players[seat]
+
+    def dice_needed(self) -> bool:
+        owner = self.owner()
+        return (
+            self.space.kind == "utility"
+            and owner is not None
+            and owner.seat != self.seat
+            and not self.state.deeds[self.space.index].mortgaged
+            and not self.dice
+        )
+
+    def offer(self, kind: str, style: str = "primary", label: str = "", **fields):
+        return offer(self.game, kind, {**self.base, **fields}, label, style)
+
+    def options(self) -> list[Option]:
+        space = self.space
+        if space.is_deed:
+            return self.deed_options()
+        if space.kind == "tax":
+            return self.tax_options()
+        if space.kind in ("chance", "chest"):
+            cards = self.edition.deck(space.kind)
+            return [self.offer("card", card=c.id, space=space.index) for c in cards]
+        if space.kind == "go_to_jail":
+            return [offer(self.game, "go_to_jail", {"player": self.seat})]
+        return [self.offer("visit", space=space.index)]
+
+    def deed_options(self) -> list[Option]:
+        owner, index = self.owner(), self.space.index
+        if owner is None:
+            return [
+                self.offer("buy", deed=index),
+                self.offer("decline", "secondary", deed=index),
+            ]
+        if owner.seat == self.seat or self.state.deeds[index].mortgaged:
+            return [self.offer("visit", space=index)]
+        if self.dice_needed():
+            return []
+        dice = self.dice if self.space.kind == "utility" else None
+        return [self.offer("rent", deed=index, dice=dice, by_card=self.by_card)]
+
+    def tax_options(self) -> list[Option]:
+        space = self.space
+        options = [self.offer("tax", space=space.index)]
+        if space.percent and self.state.settings.income_tax_percent:
+            # T1: the player chooses before the total worth is worked out, so no figure here.
+            label = f"Pay {space.percent}% of total worth (worked out after choosing)"
+            options.append(self.offer("tax", "secondary", label, space=space.index, percent=True))
+        return options
+
+
+# -- money -------------------------------------------------------------------------------
+
+
+@bp.get("/g/<game_id>/money")
+def money(game_id: str):
+    """Pay or collect from the bank: the form shows its sentence before the confirm button."""
+    game = load(game_id)
+    kind = request.args.get("kind", "bank_pay")
+    if kind not in ("bank_pay", "bank_collect"):
+        kind = "bank_pay"
+    fields = {k: request.args.get(k) for k in ("player", "amount", "note")}
+    option = offer(game, kind, fields) if request.args.get("amount") else None
+    return page("money.html", game, kind=kind, fields=fields, option=option)
+
+
+@bp.get("/g/<game_id>/transfer")
+def transfer(game_id: str):
+    game = load(game_id)
+    fields = {k: request.args.get(k) for k in ("from", "to", "amount", "note")}
+    option = offer(game, "transfer", fields) if request.args.get("amount") else None
+    return page("transfer.html", game, fields=fields, option=option)
+
+
+@bp.get("/g/<game_id>/undo")
+def undo(game_id: str):
+    game = load(game_id)
+    return page("confirm.html", game, option=offer(game, UNDO, {}, style="danger"))
+
+
+# -- the one door ------------------------------------------------------------------------
+
+
+def payload_from_form() -> dict:
+    return {k: v for k, v in request.form.items() if k not in FORM_META}
+
+
+def expected_version() -> int | None:
+    value = request.form.get("version", "")
+    return int(value) if value.isascii() and value.isdigit() else None
+
+
+@bp.post("/g/<game_id>/do")
+def do(game_id: str):
+    load(game_id)
+    kind = request.form.get("kind", "")
+    try:
+        done = bank.perform(
+            game_id,
+            kind,
+            payload_from_form(),
+            key=request.form.get("key") or None,
+            expected_version=expected_version(),
+        )
+    except RuleError as refusal:
+        flash(refusal.message, "error")
+        return redirect(request.referrer or url_for("banker.dashboard", game_id=game_id))
+    if done.repeated:
+        flash(f"Already done: {done.action.text}", "done")
+    else:
+        flash(done.action.text, "done")
+    outcome = done.outcome
+    if outcome is not None and outcome.next_space is not None:
+        seat = int(done.action.payload["player"])
+        card = bank.edition_of(done.game).cards.get(done.action.payload.get("card"))
+        by_card = "1" if card is not None and card.effect == "nearest" else None
+        target = url_for(
+            "banker.land", game_id=game_id, seat=seat, index=outcome.next_space, by_card=by_card
+        )
+        return redirect(target)
+    return redirect(url_for("banker.dashboard", game_id=game_id))

@@ -1,0 +1,78 @@
+"""A game as pages and the API show it: the state plus the figures worked out from it."""
+
+from __future__ import annotations
+
+from ..bank import edition_of, log_of, state_of
+from ..models import Game
+from ..rules import raisable, score, total_worth
+from ..rules.log import standing
+from ..rules.state import HOTEL
+
+
+def game_view(game: Game) -> dict:
+    state, edition = state_of(game), edition_of(game)
+    players = []
+    for p in state.players:
+        players.append(
+            {
+                "seat": p.seat,
+                "name": p.name,
+                "colour": p.colour,
+                "cash": p.cash,
+                "position": p.position,
+                "in_jail": p.in_jail,
+                "jail_free": len(p.jail_free),
+                "bankrupt": p.bankrupt,
+                "deeds": state.held_by(p.seat),
+                "total_worth": total_worth(state, edition, p.seat),
+                "raisable": raisable(state, edition, p.seat),
+                "score": score(state, edition, p.seat),
+            }
+        )
+    deeds = []
+    for index, deed in sorted(state.deeds.items()):
+        space = edition.spaces[index]
+        deeds.append(
+            {
+                "space": index,
+                "name": space.name,
+                "group": space.group,
+                "owner": deed.owner,
+                "houses": deed.houses if deed.houses < HOTEL else 0,
+                "hotel": deed.houses == HOTEL,
+                "mortgaged": deed.mortgaged,
+            }
+        )
+    return {
+        "id": game.id,
+        "edition": edition.id,
+        "currency": edition.currency,
+        "version": game.version,
+        "settings": state.to_dict()["settings"],
+        "players": players,
+        "deeds": deeds,
+        "houses": state.houses,
+        "hotels": state.hotels,
+        "pot": state.pot,
+        "ended": state.ended,
+    }
+
+
+def history(game: Game) -> list[dict]:
+    """Every action in plain words, newest first, with the ones taken back marked."""
+    log = log_of(game)
+    in_force = set(standing([a.kind for a in log]))
+    entries = []
+    for position, row in enumerate(log):
+        entries.append(
+            {
+                "seq": row.seq,
+                "kind": row.kind,
+                "payload": row.payload,
+                "actor": row.actor,
+                "text": row.text,
+                "at": row.created_at.isoformat(),
+                "undone": row.kind != "undo" and position not in in_force,
+            }
+        )
+    return entries[::-1]
