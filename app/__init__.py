@@ -32,10 +32,11 @@ def create_app(overrides: dict | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
 
-    from .web import api, banker, filters
+    from .web import api, banker, filters, property
 
     filters.register(app)
     app.register_blueprint(banker.bp)
+    app.register_blueprint(property.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
 

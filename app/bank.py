@@ -85,7 +85,7 @@ def _undo(game: Game) -> Outcome:
         raise RuleError("input", "There is nothing to undo")
     entries = [(a.kind, a.payload) for a in log] + [(UNDO, {})]
     state = replay(edition_of(game), game.setup, entries)
-    return Outcome(state, f"Undid: {target.text}")
+    return Outcome(state, f"Undo: {target.text}")
 
 
 def _lock(game_id: str) -> Game:

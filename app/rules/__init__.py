@@ -1,5 +1,7 @@
 """The rule book as code: no Flask, no database, no I/O, no clock."""
 
+from . import endgame as _endgame  # noqa: F401  (registers its actions)
+from . import property as _property  # noqa: F401  (registers its actions)
 from .actions import ACTIONS, Movement, Outcome, apply, new_game
 from .edition import Edition, EditionError, load_editions
 from .errors import RuleError

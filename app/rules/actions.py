@@ -150,7 +150,7 @@ class Turn:
         double = landed_on_go and self.state.settings.double_go
         amount = self.edition.salary * (2 if double else 1)
         self.pay(None, player, amount)
-        self.say(f"{player.name} collected {self.money(amount)} salary")
+        self.say(f"{player.name} collects {self.money(amount)} salary")
 
     def arrive(self, player: PlayerState, space: Space) -> None:
         """A landing by dice: salary when passing GO (G1), then the player stands there."""
@@ -260,7 +260,7 @@ def buy(turn: Turn) -> None:
     turn.arrive(player, deed)
     turn.pay(player, None, deed.price)
     turn.state.deeds[deed.index].owner = player.seat
-    turn.say(f"{player.name} bought {deed.name} for {turn.money(deed.price)}")
+    turn.say(f"{player.name} buys {deed.name} for {turn.money(deed.price)}")
 
 
 @action("decline")
@@ -270,7 +270,7 @@ def decline(turn: Turn) -> None:
     if turn.owner(deed) is not None:
         raise RuleError("P1", f"{deed.name} already belongs to {turn.owner(deed).name}")
     turn.arrive(player, deed)
-    turn.say(f"{player.name} declined {deed.name}; it stays with the bank")
+    turn.say(f"{player.name} declines {deed.name}; it stays with the bank")
 
 
 @action("rent")
@@ -289,7 +289,7 @@ def rent(turn: Turn) -> None:
     turn.arrive(player, deed)
     amount = rent_due(turn.state, turn.edition, deed.index, dice, by_card)
     turn.pay(player, owner, amount)
-    turn.say(f"{player.name} paid {owner.name} {turn.money(amount)} rent for {deed.name}")
+    turn.say(f"{player.name} pays {owner.name} {turn.money(amount)} rent for {deed.name}")
 
 
 @action("tax")
@@ -306,7 +306,7 @@ def tax(turn: Turn) -> None:
         worth = total_worth(turn.state, turn.edition, player.seat)
         amount = math.ceil(worth * space.percent / 100)
     turn.pay_bank_fee(player, amount)
-    turn.say(f"{player.name} paid {turn.money(amount)} {space.name}")
+    turn.say(f"{player.name} pays {turn.money(amount)} {space.name}")
 
 
 @action("go_to_jail")
@@ -317,7 +317,7 @@ def go_to_jail(turn: Turn) -> None:
 
 def send_to_jail(turn: Turn, player: PlayerState) -> None:
     player.position, player.in_jail = JAIL, True
-    turn.say(f"{player.name} went to jail")
+    turn.say(f"{player.name} goes to jail")
 
 
 @action("visit")
@@ -328,12 +328,12 @@ def visit(turn: Turn) -> None:
     if due:
         raise RuleError("input", due)
     turn.arrive(player, space)
-    turn.say(f"{player.name} landed on {space.name}")
+    turn.say(f"{player.name} lands on {space.name}")
     if space.kind == "parking" and turn.state.pot:
         jackpot = turn.state.pot
         turn.state.pot = 0
         turn.pay(None, player, jackpot)
-        turn.say(f"took the Free Parking pot of {turn.money(jackpot)}")
+        turn.say(f"takes the Free Parking pot of {turn.money(jackpot)}")
 
 
 def _what_is_due(turn: Turn, player: PlayerState, space: Space) -> str:
@@ -377,18 +377,18 @@ def card(turn: Turn) -> None:
         turn.arrive(player, space)
     elif player.in_jail:
         raise RuleError("J3", f"{player.name} is in jail")
-    turn.say(f"{player.name} drew “{drawn.text}”")
+    turn.say(f"{player.name} draws “{drawn.text}”")
     CARD_EFFECTS[drawn.effect](turn, player, drawn)
 
 
 def _collect(turn: Turn, player: PlayerState, card: Card) -> None:
     turn.pay(None, player, card.amount)
-    turn.say(f"collected {turn.money(card.amount)}")
+    turn.say(f"collects {turn.money(card.amount)}")
 
 
 def _pay(turn: Turn, player: PlayerState, card: Card) -> None:
     turn.pay_bank_fee(player, card.amount)
-    turn.say(f"paid the bank {turn.money(card.amount)}")
+    turn.say(f"pays the bank {turn.money(card.amount)}")
 
 
 def _others(turn: Turn, player: PlayerState) -> list[PlayerState]:
@@ -401,14 +401,14 @@ def _pay_each(turn: Turn, player: PlayerState, card: Card) -> None:
         raise turn.shortfall(player, card.amount * len(others))
     for other in others:
         turn.pay(player, other, card.amount)
-    turn.say(f"paid {turn.money(card.amount)} to each of {len(others)} players")
+    turn.say(f"pays {turn.money(card.amount)} to each of {len(others)} players")
 
 
 def _collect_each(turn: Turn, player: PlayerState, card: Card) -> None:
     others = _others(turn, player)
     for other in others:
         turn.pay(other, player, card.amount)
-    turn.say(f"collected {turn.money(card.amount)} from each of {len(others)} players")
+    turn.say(f"collects {turn.money(card.amount)} from each of {len(others)} players")
 
 
 def _repairs(turn: Turn, player: PlayerState, card: Card) -> None:
@@ -417,7 +417,7 @@ def _repairs(turn: Turn, player: PlayerState, card: Card) -> None:
     houses = sum(h for h in built if h < HOTEL)
     amount = houses * card.house + hotels * card.hotel
     turn.pay_bank_fee(player, amount)
-    turn.say(f"paid {turn.money(amount)} for {houses} houses and {hotels} hotels")
+    turn.say(f"pays {turn.money(amount)} for {houses} houses and {hotels} hotels")
 
 
 def _move_to(turn: Turn, player: PlayerState, target: int) -> None:
@@ -427,7 +427,7 @@ def _move_to(turn: Turn, player: PlayerState, target: int) -> None:
     elif target < player.position:
         turn.salary(player)
     player.position = target
-    turn.say(f"moved to {turn.edition.spaces[target].name}")
+    turn.say(f"moves to {turn.edition.spaces[target].name}")
     if target != 0:
         turn.next_space = target
 
@@ -439,7 +439,7 @@ def _advance(turn: Turn, player: PlayerState, card: Card) -> None:
 def _back(turn: Turn, player: PlayerState, card: Card) -> None:
     player.position = (player.position - card.spaces) % BOARD_SIZE
     turn.next_space = player.position
-    turn.say(f"went back to {turn.edition.spaces[player.position].name}")
+    turn.say(f"goes back to {turn.edition.spaces[player.position].name}")
 
 
 def _nearest(turn: Turn, player: PlayerState, card: Card) -> None:
@@ -457,7 +457,7 @@ def _jail_free(turn: Turn, player: PlayerState, card: Card) -> None:
     if holder is not None:
         raise RuleError("C3", f"{holder.name} already holds that Get Out of Jail Free card")
     player.jail_free.append(card.deck)
-    turn.say("kept the card until used")
+    turn.say("keeps the card until it is used")
 
 
 CARD_EFFECTS: dict[str, Callable[[Turn, PlayerState, Card], None]] = {
@@ -490,7 +490,7 @@ def jail_fine(turn: Turn) -> None:
     """J3: pay the fine and leave jail."""
     player = _jailed(turn)
     turn.pay_bank_fee(player, turn.edition.jail_fine)
-    turn.say(f"{player.name} paid the {turn.money(turn.edition.jail_fine)} fine and left jail")
+    turn.say(f"{player.name} pays the {turn.money(turn.edition.jail_fine)} fine and leaves jail")
 
 
 @action("jail_card")
@@ -500,14 +500,14 @@ def jail_card(turn: Turn) -> None:
     if not player.jail_free:
         raise RuleError("C3", f"{player.name} holds no Get Out of Jail Free card")
     player.jail_free.pop(0)
-    turn.say(f"{player.name} used a Get Out of Jail Free card and left jail")
+    turn.say(f"{player.name} uses a Get Out of Jail Free card and leaves jail")
 
 
 @action("jail_doubles")
 def jail_doubles(turn: Turn) -> None:
     """J3: doubles thrown in jail, out at no cost (the landing is its own action)."""
     player = _jailed(turn)
-    turn.say(f"{player.name} threw doubles and left jail")
+    turn.say(f"{player.name} throws doubles and leaves jail")
 
 
 # -- money between the bank and the players ---------------------------------------------------
@@ -523,14 +523,14 @@ def bank_pay(turn: Turn) -> None:
     """The bank pays a player (S2: the bank never goes broke)."""
     player, amount = turn.player(), turn.amount()
     turn.pay(None, player, amount)
-    turn.say(_with_note(turn, f"the bank paid {player.name} {turn.money(amount)}"))
+    turn.say(_with_note(turn, f"the bank pays {player.name} {turn.money(amount)}"))
 
 
 @action("bank_collect")
 def bank_collect(turn: Turn) -> None:
     player, amount = turn.player(), turn.amount()
     turn.pay(player, None, amount)
-    turn.say(_with_note(turn, f"{player.name} paid the bank {turn.money(amount)}"))
+    turn.say(_with_note(turn, f"{player.name} pays the bank {turn.money(amount)}"))
 
 
 @action("transfer")
@@ -539,4 +539,4 @@ def transfer(turn: Turn) -> None:
     if payer is payee:
         raise RuleError("input", "A player cannot pay themselves")
     turn.pay(payer, payee, amount)
-    turn.say(_with_note(turn, f"{payer.name} paid {payee.name} {turn.money(amount)}"))
+    turn.say(_with_note(turn, f"{payer.name} pays {payee.name} {turn.money(amount)}"))

@@ -157,7 +157,9 @@ def _parse_space(raw: dict, position: int, groups: dict[str, Group], source: str
 
 
 def _parse_card(raw: dict, deck: str, source: str) -> Card:
-    _need(isinstance(raw, dict) and isinstance(raw.get("id"), str), source, f"a {deck} card has no id")
+    _need(
+        isinstance(raw, dict) and isinstance(raw.get("id"), str), source, f"a {deck} card has no id"
+    )
     where = f"card {raw['id']!r}"
     _need(isinstance(raw.get("text"), str), source, f"{where} has no text")
     effect = raw.get("effect")

@@ -52,6 +52,9 @@ class GameState:
     hotels: int
     pot: int = 0  # Free Parking jackpot (H1)
     ended: bool = False
+    auction: dict | None = None  # the lot on sale, the highest bid and bidder (P1, B5, K3)
+    to_auction: list[int] = field(default_factory=list)  # deeds waiting for their auction (K3)
+    bankruptcies: int = 0  # SG3: the second one ends a short game
 
     def copy(self) -> GameState:
         return replace(
@@ -59,6 +62,8 @@ class GameState:
             settings=replace(self.settings),
             players=[replace(p, jail_free=list(p.jail_free)) for p in self.players],
             deeds={i: replace(d) for i, d in self.deeds.items()},
+            auction=dict(self.auction) if self.auction else None,
+            to_auction=list(self.to_auction),
         )
 
     def to_dict(self) -> dict:
@@ -77,6 +82,9 @@ class GameState:
             hotels=data["hotels"],
             pot=data["pot"],
             ended=data["ended"],
+            auction=data.get("auction"),
+            to_auction=data.get("to_auction", []),
+            bankruptcies=data.get("bankruptcies", 0),
         )
 
     def in_play(self) -> list[PlayerState]:

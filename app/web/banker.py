@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from flask import (
@@ -42,6 +43,7 @@ class Option:
     text: str = ""
     error: str = ""
     style: str = "primary"
+    label: str = ""
 
 
 def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):
@@ -143,10 +145,11 @@ def player(game_id: str, seat: int):
 
 def deeds_of(game: Game, state: GameState, seat: int) -> list[dict]:
     edition = bank.edition_of(game)
-    return [
-        {"space": edition.spaces[i], "state": state.deeds[i], "rent": rent_due(state, edition, i, 7)}
-        for i in state.held_by(seat)
-    ]
+    rows = []
+    for i in state.held_by(seat):
+        rent = rent_due(state, edition, i, dice=7)
+        rows.append({"space": edition.spaces[i], "state": state.deeds[i], "rent": rent})
+    return rows
 
 
 @bp.get("/g/<game_id>/pick/<kind>")
@@ -300,6 +303,15 @@ def undo(game_id: str):
 
 
 def payload_from_form() -> dict:
+    """The action's fields: one JSON field from the pages' buttons, or plain form fields."""
+    if "payload" in request.form:
+        try:
+            payload = json.loads(request.form["payload"])
+        except ValueError:
+            payload = None
+        if not isinstance(payload, dict):
+            raise RuleError("input", "The form was damaged: reload the page and try again")
+        return payload
     return {k: v for k, v in request.form.items() if k not in FORM_META}
 
 

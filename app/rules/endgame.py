@@ -1,0 +1,256 @@
+"""Auctions, bankruptcy, dealt deeds and the end of the game: P1, B5, K1-K4, SG1-SG4, TL1, H1."""
+
+from __future__ import annotations
+
+from .actions import Turn, action, whole_number
+from .edition import Space
+from .errors import RuleError
+from .property import colour_group, level, set_levels, settle_mortgaged
+from .state import HOTEL, PlayerState
+from .wealth import raisable
+
+BUILDINGS = ("house", "hotel")
+
+
+# -- auctions ----------------------------------------------------------------------------------
+
+
+def lot_name(turn: Turn, auction: dict) -> str:
+    if auction.get("deed") is not None:
+        return turn.edition.spaces[auction["deed"]].name
+    return f"a {auction['building']}"
+
+
+def unowned_deed(turn: Turn) -> Space:
+    deed = turn.deed()
+    owner = turn.owner(deed)
+    if owner is not None:
+        raise RuleError("P1", f"{deed.name} belongs to {owner.name}")
+    return deed
+
+
+def lowest_house_price(turn: Turn) -> int:
+    """B5: building auctions start at the lowest house price of the groups someone could build."""
+    prices = []
+    for group in turn.edition.groups.values():
+        owners = {turn.state.deeds[i].owner for i in group.deeds}
+        if group.house_price and len(owners) == 1 and None not in owners:
+            prices.append(group.house_price)
+    return min(prices, default=1)
+
+
+@action("auction_open")
+def auction_open(turn: Turn) -> None:
+    """P1: a declined deed goes to auction at once; B5: a building the bank is short of."""
+    if turn.state.auction:
+        raise RuleError("P1", f"The auction of {lot_name(turn, turn.state.auction)} is still open")
+    building = turn.payload.get("building")
+    if building is not None:
+        if building not in BUILDINGS:
+            raise RuleError("input", "The building is a house or a hotel")
+        if getattr(turn.state, f"{building}s") < 1:
+            raise RuleError("B5", f"The bank has no {building} left")
+        lot = {"building": building, "deed": None, "minimum": lowest_house_price(turn)}
+    else:
+        if turn.state.settings.no_auctions and not turn.state.to_auction:
+            raise RuleError("H3", "No auctions in this game: a declined deed stays with the bank")
+        if "deed" not in turn.payload and turn.state.to_auction:
+            turn.payload = {**turn.payload, "deed": turn.state.to_auction[0]}
+        deed = unowned_deed(turn)
+        lot = {"building": None, "deed": deed.index, "minimum": 1}
+        if deed.index in turn.state.to_auction:
+            turn.state.to_auction.remove(deed.index)
+    turn.state.auction = {**lot, "bid": 0, "bidder": None}
+    turn.say(f"The bank auctions {lot_name(turn, lot)}")
+
+
+def running(turn: Turn) -> dict:
+    if not turn.state.auction:
+        raise RuleError("P1", "No auction is open")
+    return turn.state.auction
+
+
+@action("bid")
+def bid(turn: Turn) -> None:
+    """P1: each bid beats the last and is no more than the bidder's cash."""
+    auction, player = running(turn), turn.player()
+    amount = turn.amount()
+    floor = max(auction["bid"] + 1, auction["minimum"])
+    if amount < floor:
+        raise RuleError("P1", f"A bid must be at least {turn.money(floor)}", minimum=floor)
+    if amount > player.cash:
+        raise RuleError("P1", f"{player.name} has only {turn.money(player.cash)} in cash")
+    auction["bid"], auction["bidder"] = amount, player.seat
+    turn.say(f"{player.name} bids {turn.money(amount)} for {lot_name(turn, auction)}")
+
+
+@action("auction_close")
+def auction_close(turn: Turn) -> None:
+    """P1: the highest bidder pays the bank; no bid, the deed stays with the bank."""
+    auction = running(turn)
+    turn.state.auction = None
+    name = lot_name(turn, auction)
+    if auction["bidder"] is None:
+        turn.say(f"No bid: {name} stays with the bank")
+    else:
+        winner = turn.state.players[auction["bidder"]]
+        if auction["deed"] is not None:
+            turn.pay(winner, None, auction["bid"])
+            turn.state.deeds[auction["deed"]].owner = winner.seat
+        else:
+            place_building(turn, winner, auction)
+        turn.say(f"{winner.name} wins {name} for {turn.money(auction['bid'])}")
+    if turn.state.to_auction:
+        turn.payload = {"deed": turn.state.to_auction[0]}
+        auction_open(turn)
+
+
+def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
+    """B5: the building won goes on one of the winner's streets, evenly, for the bid."""
+    group = colour_group(turn, winner)
+    street = turn.deed()
+    if street.index not in group.deeds:
+        raise RuleError("input", f"{street.name} is not in the {group.name} group")
+    new = [turn.state.deeds[i].houses for i in group.deeds]
+    at = group.deeds.index(street.index)
+    new[at] = HOTEL if auction["building"] == "hotel" else new[at] + 1
+    heights = [level(n, turn.state) for n in new]
+    if max(heights) - min(heights) > 1 or (auction["building"] == "house" and new[at] > 4):
+        raise RuleError("B2", f"A {auction['building']} on {street.name} breaks evenness")
+    cost = set_levels(turn, winner, group, new)
+    turn.pay(None, winner, cost)  # the bid replaces the printed price
+    turn.pay(winner, None, auction["bid"])
+
+
+# -- bankruptcy --------------------------------------------------------------------------------
+
+
+@action("bankrupt")
+def bankrupt(turn: Turn) -> None:
+    """K1-K3, SG3: a player who cannot pay what they owe leaves the game."""
+    debtor = turn.player()
+    owed = turn.amount("owed")
+    creditor = turn.player("creditor") if turn.payload.get("creditor") is not None else None
+    if creditor is debtor:
+        raise RuleError("input", "A player cannot owe themselves")
+    could = raisable(turn.state, turn.edition, debtor.seat)
+    if could >= owed:
+        raise RuleError(
+            "K1",
+            f"{debtor.name} could still raise {turn.money(could)} by selling and mortgaging: "
+            f"enough for the {turn.money(owed)} owed",
+            raisable=could,
+        )
+    second_short = turn.state.settings.mode != "classic" and turn.state.bankruptcies >= 1
+    to = creditor.name if creditor else "the bank"
+    turn.say(f"{debtor.name} is bankrupt, owing {turn.money(owed)} to {to}")
+    if second_short:
+        hand_everything(turn, debtor, creditor)
+    elif creditor is not None:
+        to_player(turn, debtor, creditor)
+    else:
+        to_bank(turn, debtor)
+    debtor.bankrupt, debtor.cash, debtor.jail_free, debtor.in_jail = True, 0, [], False
+    turn.state.bankruptcies += 1
+    left = turn.state.in_play()
+    if second_short or len(left) == 1:
+        end(turn)
+
+
+def sell_all_buildings(turn: Turn, debtor: PlayerState) -> None:
+    """Buildings stand only on whole groups (B1), so a built street of the debtor's means a
+    whole group of theirs."""
+    for group in turn.edition.groups.values():
+        deeds = [turn.state.deeds[i] for i in group.deeds]
+        if any(d.houses and d.owner == debtor.seat for d in deeds):
+            set_levels(turn, debtor, group, [0] * len(deeds))
+
+
+def to_player(turn: Turn, debtor: PlayerState, creditor: PlayerState) -> None:
+    """K2: buildings sold at half, then cash, deeds and cards to the creditor; M4 on mortgages."""
+    sell_all_buildings(turn, debtor)
+    turn.pay(debtor, creditor, debtor.cash)
+    held = [turn.edition.spaces[i] for i in turn.state.held_by(debtor.seat)]
+    for space in held:
+        turn.state.deeds[space.index].owner = creditor.seat
+    creditor.jail_free.extend(debtor.jail_free)
+    mortgaged = [s for s in held if turn.state.deeds[s.index].mortgaged]
+    lift_now = {int(x) for x in (turn.payload.get("lift") or []) if str(x).isdigit()}
+    settle_mortgaged(turn, creditor, mortgaged, lift_now)
+    turn.say(f"{creditor.name} takes the cash and {len(held)} deeds")
+
+
+def to_bank(turn: Turn, debtor: PlayerState) -> None:
+    """K3: everything to the bank; every deed unmortgaged and auctioned; cards to their decks."""
+    sell_all_buildings(turn, debtor)
+    turn.pay(debtor, None, debtor.cash)
+    held = turn.state.held_by(debtor.seat)
+    for index in held:
+        turn.state.deeds[index].owner, turn.state.deeds[index].mortgaged = None, False
+    if not turn.state.settings.no_auctions:
+        turn.state.to_auction.extend(held)
+    turn.say(f"The bank takes everything; {len(held)} deeds go back to the bank")
+    if turn.state.to_auction and not turn.state.auction:
+        turn.payload = {"deed": turn.state.to_auction[0]}
+        auction_open(turn)
+
+
+def hand_everything(turn: Turn, debtor: PlayerState, creditor: PlayerState | None) -> None:
+    """SG3: the second bankruptcy of a short game: everything, buildings included, as it is."""
+    if creditor is None:
+        to_bank(turn, debtor)
+        return
+    turn.pay(debtor, creditor, debtor.cash)
+    for index in turn.state.held_by(debtor.seat):
+        turn.state.deeds[index].owner = creditor.seat
+    creditor.jail_free.extend(debtor.jail_free)
+
+
+def end(turn: Turn) -> None:
+    turn.state.ended, turn.state.auction, turn.state.to_auction = True, None, []
+    turn.say("The game ends")
+
+
+@action("end_game")
+def end_game(turn: Turn) -> None:
+    """TL1: the end time has come, or the banker ends the game early; scored by SG4."""
+    end(turn)
+
+
+# -- dealt deeds and the Free Parking pot ------------------------------------------------------
+
+
+@action("deal")
+def deal(turn: Turn) -> None:
+    """SG1, TL1: deeds dealt to each player, who pays the printed price for each at once."""
+    hands = turn.payload.get("hands")
+    if not isinstance(hands, list) or len(hands) != len(turn.state.players):
+        raise RuleError("input", "Give the deeds dealt to each player, in seat order")
+    seen: set[int] = set()
+    for player, hand in zip(turn.state.players, hands, strict=True):
+        if not isinstance(hand, list):
+            raise RuleError("input", f"The deeds dealt to {player.name} must be a list")
+        names = []
+        for value in hand:
+            index = whole_number(value, "A deed", 0, len(turn.edition.spaces) - 1)
+            space = turn.edition.spaces[index]
+            if not space.is_deed or index in seen or turn.state.deeds[index].owner is not None:
+                raise RuleError("SG1", f"{space.name} cannot be dealt")
+            seen.add(index)
+            turn.pay(player, None, space.price)
+            turn.state.deeds[index].owner = player.seat
+            names.append(space.name)
+        turn.say(f"{player.name} is dealt {', '.join(names) or 'nothing'}")
+
+
+@action("parking_pot")
+def parking_pot(turn: Turn) -> None:
+    """H1: the player on Free Parking takes the pot."""
+    player = turn.player()
+    if not turn.state.settings.free_parking_jackpot:
+        raise RuleError("H1", "This game has no Free Parking jackpot")
+    if not turn.state.pot:
+        raise RuleError("H1", "The Free Parking pot is empty")
+    jackpot, turn.state.pot = turn.state.pot, 0
+    turn.pay(None, player, jackpot)
+    turn.say(f"{player.name} takes the Free Parking pot of {turn.money(jackpot)}")

@@ -1,0 +1,151 @@
+"""Pages for buildings, mortgages and trades: each choice shown with its cost before the tap."""
+
+from __future__ import annotations
+
+from flask import Blueprint, request
+
+from .. import bank
+from ..rules import HOTEL, GameState
+from ..rules.edition import Edition, Group
+from ..rules.property import lift_cost
+from .banker import Option, load, offer, page
+
+bp = Blueprint("property", __name__, url_prefix="/g/<game_id>")
+
+PRESETS = [
+    (0, "No buildings"),
+    (1, "1 house on each"),
+    *((n, f"{n} houses on each") for n in range(2, 5)),
+    (HOTEL, "Hotels"),
+]
+
+
+def seat_arg(state: GameState) -> int | None:
+    value = request.args.get("player", "")
+    if value.isascii() and value.isdigit() and int(value) < len(state.players):
+        return int(value)
+    return None
+
+
+def whole_groups(state: GameState, edition: Edition, seat: int) -> list[Group]:
+    return [
+        g
+        for g in edition.groups.values()
+        if g.house_price and all(state.deeds[i].owner == seat for i in g.deeds)
+    ]
+
+
+def group_options(game, state: GameState, seat: int, group: Group) -> list[Option]:
+    """Presets for the whole group ("3 houses on each", "hotels"), then one street at a time."""
+    old = [state.deeds[i].houses for i in group.deeds]
+    options = []
+    for target, label in PRESETS:
+        levels = [target] * len(old)
+        if levels != old:
+            payload = {"player": seat, "group": group.id, "levels": ",".join(map(str, levels))}
+            option = offer(game, "build", payload)
+            option.label = label
+            options.append(option)
+    return options
+
+
+def street_options(game, state: GameState, seat: int, group: Group) -> list[tuple[int, list]]:
+    old = [state.deeds[i].houses for i in group.deeds]
+    rows = []
+    for at, index in enumerate(group.deeds):
+        pair = []
+        for step, label in ((1, "+"), (-1, "−")):
+            levels = list(old)
+            levels[at] += step
+            if 0 <= levels[at] <= HOTEL:
+                payload = {"player": seat, "group": group.id, "levels": ",".join(map(str, levels))}
+                option = offer(game, "build", payload)
+                option.label = label
+                pair.append(option)
+        rows.append((index, pair))
+    return rows
+
+
+@bp.get("/build")
+def build(game_id: str):
+    game = load(game_id)
+    state, edition = bank.state_of(game), bank.edition_of(game)
+    seat = seat_arg(state)
+    groups = []
+    if seat is not None:
+        for group in whole_groups(state, edition, seat):
+            groups.append(
+                {
+                    "group": group,
+                    "presets": group_options(game, state, seat, group),
+                    "streets": street_options(game, state, seat, group),
+                }
+            )
+    return page("build.html", game, seat=seat, groups=groups)
+
+
+@bp.get("/mortgages")
+def mortgages(game_id: str):
+    game = load(game_id)
+    state, edition = bank.state_of(game), bank.edition_of(game)
+    seat = seat_arg(state)
+    rows = []
+    if seat is not None:
+        for index in state.held_by(seat):
+            kind = "lift" if state.deeds[index].mortgaged else "mortgage"
+            rows.append((edition.spaces[index], offer(game, kind, {"player": seat, "deed": index})))
+    return page("mortgages.html", game, seat=seat, rows=rows, lift_cost=lift_cost)
+
+
+def trade_payload(state: GameState) -> dict | None:
+    args = request.args
+    seats = [args.get("player", ""), args.get("partner", "")]
+    if not all(s.isascii() and s.isdigit() and int(s) < len(state.players) for s in seats):
+        return None
+    cash_from = args.get("cash_from", "player")
+    cash = args.get("cash", "").strip() or "0"
+    side = lambda key, gives_cash: {  # noqa: E731
+        "deeds": args.getlist(f"{key}_deeds"),
+        "cash": cash if gives_cash else "0",
+        "jail_free": args.get(f"{key}_jail_free", "0") or "0",
+    }
+    return {
+        "player": seats[0],
+        "partner": seats[1],
+        "give": side("give", cash_from == "player"),
+        "take": side("take", cash_from == "partner"),
+        "lift": args.getlist("lift"),
+    }
+
+
+@bp.get("/trade")
+def trade(game_id: str):
+    """Build a trade, see each side's cash before and after, and choose M4 deed by deed."""
+    game = load(game_id)
+    state = bank.state_of(game)
+    payload = trade_payload(state)
+    option = after = None
+    if payload and (payload["give"]["deeds"] or payload["take"]["deeds"] or "cash" in request.args):
+        option = offer(game, "trade", payload)
+        if not option.error:
+            after = bank.preview(game, "trade", payload).state
+    return page(
+        "trade.html",
+        game,
+        state=state,
+        args=request.args,
+        payload=payload,
+        option=option,
+        after=after,
+        received_mortgaged=received_mortgaged(state, payload),
+        lift_cost=lift_cost,
+    )
+
+
+def received_mortgaged(state: GameState, payload: dict | None) -> list[int]:
+    """The mortgaged deeds changing hands: for each, the receiver chooses lift now or later."""
+    if not payload:
+        return []
+    listed = payload["give"]["deeds"] + payload["take"]["deeds"]
+    indexes = [int(v) for v in listed if v.isascii() and v.isdigit()]
+    return [i for i in indexes if i in state.deeds and state.deeds[i].mortgaged]
