@@ -32,11 +32,14 @@ def create_app(overrides: dict | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
 
-    from .web import api, banker, filters, property
+    from .web import api, banker, endgame, filters, players, property, security
 
     filters.register(app)
+    security.register(app)
     app.register_blueprint(banker.bp)
     app.register_blueprint(property.bp)
+    app.register_blueprint(endgame.bp)
+    app.register_blueprint(players.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
 

@@ -6,11 +6,14 @@ comes through `perform`, in one database transaction.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
+from datetime import datetime
 
 from flask import current_app
 from sqlalchemy import select
 
+from .live import watcher
 from .models import Action, Game, Player, db
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
 from .rules.log import undo_target
@@ -121,6 +124,10 @@ def perform(
         if earlier is not None:
             db.session.commit()
             return Done(game, earlier, None, repeated=True)
+        if kind != "end_game" and time_is_up(game):
+            _append(game, "end_game", {}, "clock", None, preview(game, "end_game", {}))
+            db.session.commit()
+            raise RuleError("TL1", "Time is up: the game has ended. See the results.")
         if expected_version is not None and expected_version != game.version:
             raise RuleError(
                 "stale",
@@ -129,23 +136,54 @@ def perform(
                 version=game.version,
             )
         outcome = preview(game, kind, payload)
-        game.version += 1
-        row = Action(
-            game_id=game.id,
-            seq=game.version,
-            kind=kind,
-            payload=payload,
-            actor=actor,
-            idempotency_key=key,
-            text=outcome.text[:500],
-        )
-        game.state = outcome.state.to_dict()
-        db.session.add(row)
+        row = _append(game, kind, payload, actor, key, outcome)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
+    watcher(current_app).bump(game.id, game.version)
     return Done(game, row, outcome)
+
+
+def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outcome) -> Action:
+    """The action row and the new snapshot, in the caller's transaction."""
+    game.version += 1
+    row = Action(
+        game_id=game.id,
+        seq=game.version,
+        kind=kind,
+        payload=payload,
+        actor=actor,
+        idempotency_key=key,
+        text=outcome.text[:500],
+    )
+    game.state = outcome.state.to_dict()
+    db.session.add(row)
+    return row
+
+
+def ends_at(game: Game) -> datetime | None:
+    """TL1: the agreed end time of a time-limited game (local time of the host)."""
+    settings = game.state["settings"]
+    if settings.get("mode") != "timed" or not settings.get("ends_at"):
+        return None
+    try:
+        return datetime.fromisoformat(settings["ends_at"]).replace(tzinfo=None)
+    except ValueError:
+        return None
+
+
+def time_is_up(game: Game) -> bool:
+    end = ends_at(game)
+    return end is not None and not game.state.get("ended") and datetime.now() >= end
+
+
+def random_hands(game: Game, per_player: int = 2) -> list[list[int]]:
+    """SG1: the bank shuffles the deeds and deals two to each player."""
+    state = state_of(game)
+    free = [i for i, d in state.deeds.items() if d.owner is None]
+    dealt = random.SystemRandom().sample(free, per_player * len(state.players))
+    return [dealt[n :: len(state.players)] for n in range(len(state.players))]
 
 
 def replayed_state(game: Game) -> GameState:

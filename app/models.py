@@ -37,6 +37,7 @@ class Game(db.Model):
     # The snapshot: the state the log gives after action number `version`.
     version: Mapped[int] = mapped_column(default=0)
     state: Mapped[dict] = mapped_column(JSON)
+    table_token: Mapped[str] = mapped_column(String(32), unique=True, default=new_token)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from .edition import BOARD_SIZE, JAIL, Card, Edition, Space
 from .errors import RuleError
@@ -211,6 +212,13 @@ def _setup_player(seat: int, raw: object, cash: int) -> PlayerState:
     return PlayerState(seat=seat, name=name, colour=colour.lower(), cash=cash)
 
 
+def valid_time(value: object) -> bool:
+    try:
+        return isinstance(value, str) and datetime.fromisoformat(value) is not None
+    except ValueError:
+        return False
+
+
 def new_game(edition: Edition, setup: dict) -> GameState:
     """S1-S4: the players with their starting cash, every deed with the bank, the full supply."""
     if not isinstance(setup, dict):
@@ -220,8 +228,8 @@ def new_game(edition: Edition, setup: dict) -> GameState:
     if mode not in MODES:
         raise RuleError("input", f"The mode must be one of {', '.join(MODES)}")
     ends_at = setup.get("ends_at")
-    if mode == "timed" and not isinstance(ends_at, str):
-        raise RuleError("TL1", "A time-limited game needs its end time")
+    if mode == "timed" and not valid_time(ends_at):
+        raise RuleError("TL1", "A time-limited game needs its end time, like 2026-11-22T21:30")
     raw_players = setup.get("players")
     if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 8:
         raise RuleError("S1", "A game has 2 to 8 players")
@@ -257,20 +265,12 @@ def buy(turn: Turn) -> None:
     player, deed = turn.player(), turn.deed()
     if turn.owner(deed) is not None:
         raise RuleError("P1", f"{deed.name} already belongs to {turn.owner(deed).name}")
+    if turn.state.auction and turn.state.auction.get("deed") == deed.index:
+        raise RuleError("P1", f"{deed.name} is being auctioned")
     turn.arrive(player, deed)
     turn.pay(player, None, deed.price)
     turn.state.deeds[deed.index].owner = player.seat
     turn.say(f"{player.name} buys {deed.name} for {turn.money(deed.price)}")
-
-
-@action("decline")
-def decline(turn: Turn) -> None:
-    """P1 / H3: the deed stays with the bank (the auction is its own action)."""
-    player, deed = turn.player(), turn.deed()
-    if turn.owner(deed) is not None:
-        raise RuleError("P1", f"{deed.name} already belongs to {turn.owner(deed).name}")
-    turn.arrive(player, deed)
-    turn.say(f"{player.name} declines {deed.name}; it stays with the bank")
 
 
 @action("rent")

@@ -39,6 +39,20 @@ def lowest_house_price(turn: Turn) -> int:
     return min(prices, default=1)
 
 
+@action("decline")
+def decline(turn: Turn) -> None:
+    """P1: a declined deed goes to auction at once; H3: it simply stays with the bank."""
+    player, deed = turn.player(), unowned_deed(turn)
+    if turn.state.auction:
+        raise RuleError("P1", f"Close the auction of {lot_name(turn, turn.state.auction)} first")
+    turn.arrive(player, deed)
+    if turn.state.settings.no_auctions:
+        turn.say(f"{player.name} declines {deed.name}; it stays with the bank (H3)")
+        return
+    turn.say(f"{player.name} declines {deed.name}")
+    auction_open(turn)
+
+
 @action("auction_open")
 def auction_open(turn: Turn) -> None:
     """P1: a declined deed goes to auction at once; B5: a building the bank is short of."""

@@ -46,13 +46,42 @@ class Option:
     label: str = ""
 
 
+REFUSED_LABELS = {
+    "buy": "Buy",
+    "decline": "Decline",
+    "rent": "Pay rent",
+    "tax": "Pay the tax",
+    "card": "Card",
+    "visit": "Just landing",
+    "go_to_jail": "Go to jail",
+    "pass_go": "Collect salary",
+    "jail_fine": "Pay the fine",
+    "jail_card": "Use Get Out of Jail Free",
+    "jail_doubles": "Doubles: leave jail",
+    "bank_pay": "The bank pays",
+    "bank_collect": "Pay the bank",
+    "transfer": "Pay",
+    "build": "Build",
+    "mortgage": "Mortgage",
+    "lift": "Lift the mortgage",
+    "trade": "Trade",
+    "bid": "Bid",
+    "auction_close": "Close the auction",
+    "bankrupt": "Declare bankruptcy",
+    "deal": "Deal",
+    "end_game": "End the game",
+    "parking_pot": "Take the pot",
+    UNDO: "Undo",
+}
+
+
 def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):
     payload = {k: v for k, v in payload.items() if v is not None and v is not False}
     try:
         text = label or bank.preview(game, kind, payload).text
         return Option(kind, payload, text, style=style)
     except RuleError as refusal:
-        return Option(kind, payload, label or kind, refusal.message, style)
+        return Option(kind, payload, label or REFUSED_LABELS.get(kind, kind), refusal.message, style)
 
 
 def load(game_id: str) -> Game:
@@ -113,6 +142,8 @@ def create():
     except RuleError as refusal:
         flash(refusal.message, "error")
         return page("new.html", form=request.form, **new_game_choices()), 400
+    if game.setup.get("mode") in ("short", "timed"):
+        return redirect(url_for("endgame.deal", game_id=game.id))  # SG1, TL1
     return redirect(url_for("banker.dashboard", game_id=game.id))
 
 
@@ -122,8 +153,12 @@ def create():
 @bp.get("/g/<game_id>/")
 def dashboard(game_id: str):
     game = load(game_id)
+    if bank.time_is_up(game):
+        bank.perform(game.id, "end_game", {}, actor="clock", key="clock:end")  # TL1
+    if request.args.get("fragment"):
+        return page("game_live.html", game)
     undo = offer(game, UNDO, {})
-    return page("game.html", game, undo=undo)
+    return page("game.html", game, undo=undo, codes=True)
 
 
 @bp.get("/g/<game_id>/history")
@@ -155,7 +190,7 @@ def deeds_of(game: Game, state: GameState, seat: int) -> list[dict]:
 @bp.get("/g/<game_id>/pick/<kind>")
 def pick(game_id: str, kind: str):
     """An action that needs only a player (pass GO, go to jail): one button each."""
-    if kind not in ("pass_go", "go_to_jail"):
+    if kind not in ("pass_go", "go_to_jail", "parking_pot"):
         abort(404)
     game = load(game_id)
     state = bank.state_of(game)
@@ -340,6 +375,8 @@ def do(game_id: str):
     else:
         flash(done.action.text, "done")
     outcome = done.outcome
+    if outcome is not None and outcome.state.auction:
+        return redirect(url_for("endgame.auction", game_id=game_id))
     if outcome is not None and outcome.next_space is not None:
         seat = int(done.action.payload["player"])
         card = bank.edition_of(done.game).cards.get(done.action.payload.get("card"))

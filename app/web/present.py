@@ -55,6 +55,8 @@ def game_view(game: Game) -> dict:
         "hotels": state.hotels,
         "pot": state.pot,
         "ended": state.ended,
+        "auction": state.auction,
+        "to_auction": state.to_auction,
     }
 
 
@@ -76,3 +78,35 @@ def history(game: Game) -> list[dict]:
             }
         )
     return entries[::-1]
+
+
+CELL = 90  # board squares in SVG units; the board is 11 squares a side
+
+
+def board_cell(index: int) -> tuple[int, int]:
+    """Where a space sits on the 11x11 board: GO bottom right, play runs clockwise."""
+    side, step = divmod(index, 10)
+    return [(10 - step, 10), (0, 10 - step), (step, 0), (10, step)][side]
+
+
+def board(game: Game) -> list[dict]:
+    """Each space with its place, group colour, owner colour, buildings and mortgage."""
+    state, edition = state_of(game), edition_of(game)
+    cells = []
+    for space in edition.spaces:
+        x, y = board_cell(space.index)
+        deed = state.deeds.get(space.index)
+        owner = state.players[deed.owner] if deed and deed.owner is not None else None
+        cells.append(
+            {
+                "x": x * CELL,
+                "y": y * CELL,
+                "name": space.name,
+                "band": edition.groups[space.group].colour if space.kind == "street" else None,
+                "owner": owner.colour if owner else None,
+                "houses": deed.houses if deed and deed.houses < HOTEL else 0,
+                "hotel": bool(deed and deed.houses == HOTEL),
+                "mortgaged": bool(deed and deed.mortgaged),
+            }
+        )
+    return cells

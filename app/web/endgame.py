@@ -1,0 +1,98 @@
+"""Pages for auctions, bankruptcy, dealt deeds and the results of a game."""
+
+from __future__ import annotations
+
+from flask import Blueprint, request
+
+from .. import bank
+from ..rules import apply, new_game, score_breakdown, standing
+from .banker import load, offer, page
+
+bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
+
+CHART_WIDTH, CHART_HEIGHT, PAD = 360, 200, 28
+
+
+@bp.get("/auction")
+def auction(game_id: str):
+    """The live auction: the highest bid and bidder, a bid for any player, the close."""
+    game = load(game_id)
+    state = bank.state_of(game)
+    fields = {k: request.args.get(k) for k in ("player", "amount", "deed")}
+    bid = offer(game, "bid", fields) if fields["amount"] else None
+    close = offer(game, "auction_close", {"deed": fields["deed"]}, style="danger")
+    return page("auction.html", game, auction=state.auction, fields=fields, bid=bid, close=close)
+
+
+@bp.get("/bankrupt")
+def bankrupt(game_id: str):
+    """K1 first: what the debtor could raise; then the declaration to a player or the bank."""
+    game = load(game_id)
+    args = request.args
+    fields = {
+        "player": args.get("player"),
+        "owed": args.get("owed"),
+        "creditor": args.get("creditor") or None,
+        "lift": args.getlist("lift"),
+    }
+    option = offer(game, "bankrupt", fields, style="danger") if fields["owed"] else None
+    return page("bankrupt.html", game, fields=fields, option=option)
+
+
+@bp.get("/deal")
+def deal(game_id: str):
+    """SG1: record the deeds dealt by hand from the real cards, or deal them at random."""
+    game = load(game_id)
+    state = bank.state_of(game)
+    hands = [request.args.getlist(f"hand{p.seat}") for p in state.players]
+    option = offer(game, "deal", {"hands": hands}) if any(hands) else None
+    dealt = offer(game, "deal", {"hands": bank.random_hands(game)}, label="Deal at random")
+    return page("deal.html", game, hands=hands, option=option, random_deal=dealt)
+
+
+@bp.get("/end")
+def end(game_id: str):
+    game = load(game_id)
+    return page("confirm.html", game, option=offer(game, "end_game", {}, style="danger"))
+
+
+@bp.get("/results")
+def results(game_id: str):
+    """SG4 for every player, ranked, with the net worth of each over the game."""
+    game = load(game_id)
+    state, edition = bank.state_of(game), bank.edition_of(game)
+    ranking = sorted(
+        ((p, score_breakdown(state, edition, p.seat)) for p in state.players),
+        key=lambda pair: (not pair[0].bankrupt, pair[1]["total"]),
+        reverse=True,
+    )
+    return page("results.html", game, ranking=ranking, chart=worth_chart(game))
+
+
+def worth_over_time(game) -> list[list[int]]:
+    """Each player's SG4 worth after every action in force, replayed from the log."""
+    edition = bank.edition_of(game)
+    log = bank.log_of(game)
+    state = new_game(edition, game.setup)
+    series = [[score_breakdown(state, edition, p.seat)["total"] for p in state.players]]
+    for position in standing([a.kind for a in log]):
+        state = apply(state, edition, log[position].kind, log[position].payload).state
+        series.append([score_breakdown(state, edition, p.seat)["total"] for p in state.players])
+    return series
+
+
+def worth_chart(game) -> dict:
+    """Polylines for an SVG drawn on the server: one line a player, x = action, y = worth."""
+    series = worth_over_time(game)
+    top = max(max(row) for row in series) or 1
+    steps = max(len(series) - 1, 1)
+    state = bank.state_of(game)
+    lines = []
+    for p in state.players:
+        points = " ".join(
+            f"{PAD + (CHART_WIDTH - 2 * PAD) * n / steps:.1f},"
+            f"{CHART_HEIGHT - PAD - (CHART_HEIGHT - 2 * PAD) * row[p.seat] / top:.1f}"
+            for n, row in enumerate(series)
+        )
+        lines.append({"name": p.name, "colour": p.colour, "points": points})
+    return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "pad": PAD, "top": top, "lines": lines}

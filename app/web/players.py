@@ -1,0 +1,222 @@
+"""Players' phones and the table screen: private links, QR codes, live pages."""
+
+from __future__ import annotations
+
+import time
+
+import qrcode
+import qrcode.image.svg
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    request,
+    stream_with_context,
+    url_for,
+)
+from markupsafe import Markup
+from sqlalchemy import select
+
+from .. import bank
+from ..live import watcher
+from ..models import Game, Player, db, new_token
+from ..rules import RuleError, rent_due, score
+from .banker import expected_version, load, offer, page, payload_from_form
+from .present import CELL, board, history
+
+bp = Blueprint("players", __name__)
+
+PLAYER_ACTIONS = {"transfer": "from", "bank_collect": "player", "bid": "player"}
+STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
+KEEPALIVE = 15
+
+
+def qr_svg(url: str) -> Markup:
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    return Markup(image.to_string(encoding="unicode"))
+
+
+def player_by_token(token: str) -> Player:
+    found = db.session.scalars(select(Player).where(Player.token == token)).one_or_none()
+    if found is None:
+        abort(404)
+    return found
+
+
+def game_by_table_token(token: str) -> Game:
+    found = db.session.scalars(select(Game).where(Game.table_token == token)).one_or_none()
+    if found is None:
+        abort(404)
+    return found
+
+
+def own_history(game: Game, seat: int) -> list[dict]:
+    keys = ("player", "from", "to", "partner", "creditor")
+    return [e for e in history(game) if any(str(e["payload"].get(k)) == str(seat) for k in keys)]
+
+
+def standings(game: Game) -> list[tuple[int, int]]:
+    """(seat, SG4 score) of the players still in, richest first."""
+    state, edition = bank.state_of(game), bank.edition_of(game)
+    ranked = [(p.seat, score(state, edition, p.seat)) for p in state.in_play()]
+    return sorted(ranked, key=lambda pair: pair[1], reverse=True)
+
+
+# -- the player's own page -----------------------------------------------------------------
+
+
+@bp.get("/p/<token>")
+def player_page(token: str):
+    player = player_by_token(token)
+    game = player.game
+    state, edition = bank.state_of(game), bank.edition_of(game)
+    seat = player.seat
+    ranks = [s for s, _ in standings(game)]
+    groups = {}
+    for index in state.held_by(seat):
+        space = edition.spaces[index]
+        rent = rent_due(state, edition, index, dice=7)
+        groups.setdefault(space.group, []).append((space, state.deeds[index], rent))
+    context = dict(
+        seat=seat,
+        token=token,
+        groups=groups,
+        rank=ranks.index(seat) + 1 if seat in ranks else None,
+        worth=score(state, edition, seat),
+        mine=own_history(game, seat)[:30],
+        auction=state.auction,
+    )
+    if request.args.get("fragment"):
+        return page("player_live.html", game, **context)
+    return page("phone.html", game, **context)
+
+
+@bp.post("/p/<token>/do")
+def player_do(token: str):
+    """A player may spend only their own money and bid: nothing else, for nobody else."""
+    player = player_by_token(token)
+    kind = request.form.get("kind", "")
+    if kind not in PLAYER_ACTIONS:
+        abort(403)
+    try:
+        payload = payload_from_form()
+        payload[PLAYER_ACTIONS[kind]] = player.seat
+        done = bank.perform(
+            player.game_id,
+            kind,
+            payload,
+            actor=f"player:{player.seat}",
+            key=request.form.get("key") or None,
+            expected_version=expected_version(),
+        )
+        flash(done.action.text, "done")
+    except RuleError as refusal:
+        flash(refusal.message, "error")
+    return redirect(url_for("players.player_page", token=token))
+
+
+@bp.get("/p/<token>/preview")
+def player_preview(token: str):
+    player = player_by_token(token)
+    to = request.args.get("to")
+    kind = request.args.get("kind") or ("bank_collect" if to == "bank" else "transfer")
+    if kind not in PLAYER_ACTIONS:
+        abort(403)
+    fields = {k: v for k, v in request.args.items() if k not in ("kind",) and v != "bank"}
+    fields[PLAYER_ACTIONS[kind]] = player.seat
+    option = offer(player.game, kind, fields)
+    return page("phone_confirm.html", player.game, option=option, token=token)
+
+
+# -- the table screen ----------------------------------------------------------------------
+
+
+@bp.get("/t/<token>")
+def table(token: str):
+    game = game_by_table_token(token)
+    template = "table_live.html" if request.args.get("fragment") else "table.html"
+    return page(template, game, token=token, ranks=standings(game), cells=board(game), cell=CELL)
+
+
+# -- live streams ----------------------------------------------------------------------------
+
+
+def stream(game: Game) -> Response:
+    """Server-Sent Events: "version N is out"; the page then fetches what changed."""
+    app = current_app._get_current_object()
+    game_id = game.id
+    seen = request.args.get("v", "")
+    seen = int(seen) if seen.isascii() and seen.isdigit() else game.version
+    db.session.remove()  # a stream holds no database connection
+
+    def events():
+        last, stop = seen, time.monotonic() + STREAM_SECONDS
+        yield "retry: 1000\n\n"
+        while time.monotonic() < stop:
+            version = watcher(app).wait(game_id, last, KEEPALIVE)
+            if version > last:
+                last = version
+                yield f"event: version\ndata: {version}\n\n"
+            else:
+                yield ": still here\n\n"
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
+
+
+@bp.get("/p/<token>/live")
+def player_live(token: str):
+    return stream(player_by_token(token).game)
+
+
+@bp.get("/t/<token>/live")
+def table_live(token: str):
+    return stream(game_by_table_token(token))
+
+
+@bp.get("/g/<game_id>/live")
+def banker_live(game_id: str):
+    return stream(load(game_id))
+
+
+# -- links and QR codes on the banker's phone --------------------------------------------------
+
+
+def links(game: Game) -> list[dict]:
+    state = bank.state_of(game)
+    rows = []
+    for player in game.players:
+        url = url_for("players.player_page", token=player.token, _external=True)
+        rows.append({"player": state.players[player.seat], "url": url, "qr": qr_svg(url)})
+    return rows
+
+
+@bp.get("/g/<game_id>/codes")
+def codes(game_id: str):
+    game = load(game_id)
+    table_url = url_for("players.table", token=game.table_token, _external=True)
+    printable = request.args.get("print") == "1"
+    return page(
+        "codes.html",
+        game,
+        rows=links(game),
+        table_url=table_url,
+        table_qr=qr_svg(table_url),
+        printable=printable,
+    )
+
+
+@bp.post("/g/<game_id>/codes/<int:seat>/new")
+def new_link(game_id: str, seat: int):
+    """A lost phone: a new token for the player; the old link stops working at once."""
+    game = load(game_id)
+    player = next((p for p in game.players if p.seat == seat), None)
+    if player is None:
+        abort(404)
+    player.token = new_token()
+    db.session.commit()
+    flash(f"New link for {bank.state_of(game).players[seat].name}: the old one no longer works")
+    return redirect(url_for("players.codes", game_id=game_id) + f"#seat{seat}")

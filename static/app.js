@@ -1,0 +1,58 @@
+// Small helpers for every page: the countdown of a time-limited game (TL1).
+(function () {
+  "use strict";
+  function pad(n) { return String(n).padStart(2, "0"); }
+  function tick() {
+    document.querySelectorAll(".countdown[data-ends]").forEach(function (el) {
+      var left = Math.floor((new Date(el.dataset.ends) - Date.now()) / 1000);
+      if (left <= 0) {
+        el.textContent = "time is up";
+        // Reload once when the clock runs out in front of us: the server then ends the game.
+        if (el.dataset.running) { delete el.dataset.running; setTimeout(function () { location.reload(); }, 1000); }
+        return;
+      }
+      el.dataset.running = "1";
+      var h = Math.floor(left / 3600), m = Math.floor(left / 60) % 60, s = left % 60;
+      el.textContent = (h ? h + ":" : "") + pad(m) + ":" + pad(s) + " left";
+    });
+  }
+  tick();
+  setInterval(tick, 1000);
+})();
+// Live pages: "version N is out" arrives by Server-Sent Events, then the page fetches its
+// live part again. EventSource reconnects by itself; if streams never work, poll instead.
+(function () {
+  "use strict";
+  var box = document.getElementById("live");
+  if (!box || !window.fetch) { return; }
+  var version = Number(box.dataset.version), busy = false, waiting = false;
+  function refresh() {
+    if (busy) { waiting = true; return; }
+    var typing = document.activeElement && box.contains(document.activeElement) && document.activeElement.tagName === "INPUT";
+    if (typing) { document.activeElement.addEventListener("blur", refresh, { once: true }); return; }
+    busy = true;
+    var url = location.pathname + "?fragment=1";
+    fetch(url, { cache: "no-store" }).then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
+      if (html !== null) { box.innerHTML = html; box.dispatchEvent(new Event("updated")); }
+    }).catch(function () {}).then(function () { busy = false; if (waiting) { waiting = false; refresh(); } });
+  }
+  function poll() { setInterval(refresh, 3000); }
+  if (!window.EventSource) { poll(); return; }
+  var source, failures = 0;
+  function connect() {
+    source = new EventSource(box.dataset.live + "?v=" + version);
+    source.addEventListener("version", function (e) {
+      failures = 0;
+      var v = Number(e.data);
+      if (v > version) { version = v; refresh(); }
+    });
+    source.onopen = function () { failures = 0; };
+    source.onerror = function () {
+      failures += 1;
+      if (source.readyState === EventSource.CLOSED) { setTimeout(connect, 2000); }
+      if (failures === 5) { poll(); }
+    };
+  }
+  connect();
+  window.addEventListener("online", refresh);
+})();
