@@ -156,6 +156,7 @@ def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outc
         actor=actor,
         idempotency_key=key,
         text=outcome.text[:500],
+        movements=[[m.payer, m.payee, m.amount] for m in outcome.movements],
     )
     game.state = outcome.state.to_dict()
     db.session.add(row)

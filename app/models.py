@@ -72,3 +72,5 @@ class Action(db.Model):
     idempotency_key: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     text: Mapped[str] = mapped_column(String(500))
+    # The money it moved, as [payer, payee, amount] with None for the bank: for histories.
+    movements: Mapped[list] = mapped_column(JSON, default=list)

@@ -81,7 +81,8 @@ def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "p
         text = label or bank.preview(game, kind, payload).text
         return Option(kind, payload, text, style=style)
     except RuleError as refusal:
-        return Option(kind, payload, label or REFUSED_LABELS.get(kind, kind), refusal.message, style)
+        fallback = label or REFUSED_LABELS.get(kind, kind)
+        return Option(kind, payload, fallback, refusal.message, style)
 
 
 def load(game_id: str) -> Game:

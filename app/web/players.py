@@ -54,8 +54,14 @@ def game_by_table_token(token: str) -> Game:
 
 
 def own_history(game: Game, seat: int) -> list[dict]:
+    """The actions that name the player or moved their money."""
     keys = ("player", "from", "to", "partner", "creditor")
-    return [e for e in history(game) if any(str(e["payload"].get(k)) == str(seat) for k in keys)]
+
+    def involves(entry: dict) -> bool:
+        named = any(str(entry["payload"].get(k)) == str(seat) for k in keys)
+        return named or any(seat in m[:2] for m in entry["movements"])
+
+    return [e for e in history(game) if involves(e)]
 
 
 def standings(game: Game) -> list[tuple[int, int]]:

@@ -75,6 +75,7 @@ def history(game: Game) -> list[dict]:
                 "text": row.text,
                 "at": row.created_at.isoformat(),
                 "undone": row.kind != "undo" and position not in in_force,
+                "movements": row.movements or [],
             }
         )
     return entries[::-1]
