@@ -32,10 +32,12 @@ def create_app(overrides: dict | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
 
-    from .web import api, banker, endgame, filters, players, property, security
+    from .web import api, auth, banker, endgame, filters, players, property, security
 
     filters.register(app)
     security.register(app)
+    for blueprint in (banker.bp, property.bp, endgame.bp, players.bp, api.bp):
+        blueprint.before_request(auth.require_banker)  # routes with a game id are the banker's
     app.register_blueprint(banker.bp)
     app.register_blueprint(property.bp)
     app.register_blueprint(endgame.bp)

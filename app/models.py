@@ -38,6 +38,7 @@ class Game(db.Model):
     version: Mapped[int] = mapped_column(default=0)
     state: Mapped[dict] = mapped_column(JSON)
     table_token: Mapped[str] = mapped_column(String(32), unique=True, default=new_token)
+    banker_key: Mapped[str] = mapped_column(String(32), default=new_token)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

@@ -85,7 +85,7 @@ def edition(edition_id: str):
 @bp.post("/games")
 def create_game():
     game = bank.create_game(body())
-    return jsonify(game_view(game)), 201
+    return jsonify({**game_view(game), "banker_key": game.banker_key}), 201
 
 
 @bp.get("/games/<game_id>")

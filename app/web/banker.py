@@ -21,6 +21,7 @@ from ..models import Game, db
 from ..rules import UNDO, Edition, GameState, RuleError
 from ..rules.edition import Space
 from ..rules.rent import rent_due
+from .auth import is_banker, remember_banker
 from .present import game_view, history
 
 bp = Blueprint("banker", __name__)
@@ -103,8 +104,8 @@ def page(template: str, game: Game | None = None, **context):
 
 @bp.get("/")
 def index():
-    games = db.session.scalars(select(Game).order_by(Game.created_at.desc()).limit(20))
-    listed = [(g, bank.state_of(g)) for g in games]
+    games = db.session.scalars(select(Game).order_by(Game.created_at.desc()).limit(50))
+    listed = [(g, bank.state_of(g)) for g in games if is_banker(g)][:20]
     return page("index.html", games=listed)
 
 
@@ -143,6 +144,7 @@ def create():
     except RuleError as refusal:
         flash(refusal.message, "error")
         return page("new.html", form=request.form, **new_game_choices()), 400
+    remember_banker(game)
     if game.setup.get("mode") in ("short", "timed"):
         return redirect(url_for("endgame.deal", game_id=game.id))  # SG1, TL1
     return redirect(url_for("banker.dashboard", game_id=game.id))

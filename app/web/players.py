@@ -211,6 +211,9 @@ def codes(game_id: str):
         rows=links(game),
         table_url=table_url,
         table_qr=qr_svg(table_url),
+        banker_qr=qr_svg(
+            url_for("banker.dashboard", game_id=game.id, key=game.banker_key, _external=True)
+        ),
         printable=printable,
     )
 
