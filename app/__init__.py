@@ -36,8 +36,7 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     filters.register(app)
     security.register(app)
-    for blueprint in (banker.bp, property.bp, endgame.bp, players.bp, api.bp):
-        blueprint.before_request(auth.require_banker)  # routes with a game id are the banker's
+    app.before_request(auth.require_banker)  # every route with a game id is the banker's
     app.register_blueprint(banker.bp)
     app.register_blueprint(property.bp)
     app.register_blueprint(endgame.bp)
