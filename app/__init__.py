@@ -32,7 +32,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
 
-    from .web import api, auth, banker, endgame, filters, players, property, security
+    from .web import api, auth, banker, endgame, filters, players, property, pwa, security
 
     filters.register(app)
     security.register(app)
@@ -41,6 +41,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(property.bp)
     app.register_blueprint(endgame.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(pwa.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
 

@@ -56,3 +56,11 @@
   connect();
   window.addEventListener("online", refresh);
 })();
+// Keep the banker's screen awake while a game is open, where the browser allows it.
+(function () {
+  "use strict";
+  if (!document.body.dataset.wake || !("wakeLock" in navigator)) { return; }
+  function hold() { navigator.wakeLock.request("screen").catch(function () {}); }
+  hold();
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") { hold(); } });
+})();

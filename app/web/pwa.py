@@ -1,0 +1,46 @@
+"""Installable pages: a web app manifest for the banker, each player and the table screen."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, url_for
+
+bp = Blueprint("pwa", __name__)
+
+
+def manifest(name: str, start_url: str):
+    response = jsonify(
+        {
+            "name": name,
+            "short_name": name[:12],
+            "start_url": start_url,
+            "scope": start_url,
+            "display": "standalone",
+            "background_color": "#f6f7f9",
+            "theme_color": "#1864ab",
+            "icons": [
+                {
+                    "src": url_for("static", filename=f"icon-{n}.png"),
+                    "sizes": f"{n}x{n}",
+                    "type": "image/png",
+                }
+                for n in (192, 512)
+            ],
+        }
+    )
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def banker_manifest():
+    return manifest("tablebank", url_for("banker.index"))
+
+
+@bp.get("/p/<token>/manifest.webmanifest")
+def player_manifest(token: str):
+    return manifest("My bank", url_for("players.player_page", token=token))
+
+
+@bp.get("/t/<token>/manifest.webmanifest")
+def table_manifest(token: str):
+    return manifest("Table", url_for("players.table", token=token))
