@@ -7,7 +7,10 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from . import db_setup  # noqa: F401  (SQLite connection settings)
+from . import (
+    db_setup,  # noqa: F401  (SQLite connection settings)
+    i18n,
+)
 from .config import defaults
 from .models import db
 from .rules import load_editions
@@ -30,6 +33,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.extensions["tablebank.editions"] = load_editions(EDITIONS)
 
     db.init_app(app)
+    i18n.register(app)
     csrf.init_app(app)
 
     from .web import api, auth, banker, endgame, filters, players, property, pwa, security

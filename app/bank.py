@@ -88,7 +88,7 @@ def _undo(game: Game) -> Outcome:
         raise RuleError("input", "There is nothing to undo")
     entries = [(a.kind, a.payload) for a in log] + [(UNDO, {})]
     state = replay(edition_of(game), game.setup, entries)
-    return Outcome(state, f"Undo: {target.text}")
+    return Outcome(state, f"Undo: {target.text}", lines=target.lines or [])
 
 
 def _lock(game_id: str) -> Game:
@@ -157,6 +157,7 @@ def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outc
         idempotency_key=key,
         text=outcome.text[:500],
         movements=[[m.payer, m.payee, m.amount] for m in outcome.movements],
+        lines=outcome.lines,
     )
     game.state = outcome.state.to_dict()
     db.session.add(row)

@@ -75,3 +75,5 @@ class Action(db.Model):
     text: Mapped[str] = mapped_column(String(500))
     # The money it moved, as [payer, payee, amount] with None for the bank: for histories.
     movements: Mapped[list] = mapped_column(JSON, default=list)
+    # What `text` says, as [template, values] pairs, so each reader gets their language.
+    lines: Mapped[list] = mapped_column(JSON, default=list)

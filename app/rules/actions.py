@@ -17,11 +17,19 @@ from .errors import RuleError
 from .rent import rent_due
 from .state import HOTEL, MODES, DeedState, GameState, PlayerState, Settings
 from .wealth import raisable, total_worth
+from .words import Phrase, sentence
 
 MAX_AMOUNT = 1_000_000
 MAX_NOTE = 80
 MAX_NAME = 24
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+SEAT_WORDS = {
+    "player": "The player",
+    "from": "The payer",
+    "to": "The payee",
+    "partner": "The partner",
+    "creditor": "The creditor",
+}
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,7 @@ class Outcome:
     text: str
     movements: list[Movement] = field(default_factory=list)
     next_space: int | None = None  # a card moved the player: that space's own action follows
+    lines: list = field(default_factory=list)  # [template, values] pairs, for translation
 
 
 # -- reading a payload ------------------------------------------------------------------
@@ -49,9 +58,15 @@ def whole_number(value: object, what: str, low: int = 1, high: int = MAX_AMOUNT)
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value.strip())
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError("input", f"{what} must be a whole number")
+        raise RuleError("input", "{what} must be a whole number", what=Phrase(what))
     if not low <= value <= high:
-        raise RuleError("input", f"{what} must be between {low:,} and {high:,}")
+        raise RuleError(
+            "input",
+            "{what} must be between {low:,} and {high:,}",
+            what=Phrase(what),
+            low=low,
+            high=high,
+        )
     return value
 
 
@@ -60,14 +75,14 @@ def flag(payload: dict, key: str) -> bool:
     if isinstance(value, str):
         return value.lower() in ("1", "true", "on", "yes")
     if not isinstance(value, bool):
-        raise RuleError("input", f"{key} must be true or false")
+        raise RuleError("input", "{key} must be true or false", key=key)
     return value
 
 
 def note(payload: dict) -> str:
     text = payload.get("note") or ""
     if not isinstance(text, str) or len(text) > MAX_NOTE:
-        raise RuleError("input", f"A note is text of at most {MAX_NOTE} characters")
+        raise RuleError("input", "A note is text of at most {most} characters", most=MAX_NOTE)
     return " ".join(text.split())
 
 
@@ -80,7 +95,7 @@ class Turn:
         self.state = state.copy()
         self.edition = edition
         self.payload = payload
-        self.lines: list[str] = []
+        self.lines: list[tuple[str, dict]] = []
         self.movements: list[Movement] = []
         self.next_space: int | None = None
 
@@ -88,10 +103,11 @@ class Turn:
         return self.edition.money(amount)
 
     def player(self, key: str = "player") -> PlayerState:
-        seat = whole_number(self.payload.get(key), f"The {key}", 0, len(self.state.players) - 1)
+        what = SEAT_WORDS.get(key, "The player")
+        seat = whole_number(self.payload.get(key), what, 0, len(self.state.players) - 1)
         found = self.state.players[seat]
         if found.bankrupt:
-            raise RuleError("K2", f"{found.name} is bankrupt and out of the game")
+            raise RuleError("K2", "{player} is bankrupt and out of the game", player=found.name)
         return found
 
     def amount(self, key: str = "amount") -> int:
@@ -107,11 +123,12 @@ class Turn:
     def deed(self, key: str = "deed") -> Space:
         space = self.space(key)
         if not space.is_deed:
-            raise RuleError("input", f"{space.name} is not a deed")
+            raise RuleError("input", "{space} is not a deed", space=space.name)
         return space
 
-    def say(self, line: str) -> None:
-        self.lines.append(line)
+    def say(self, template: str, **params: object) -> None:
+        """Add to what the action did, as a template and its values (see words.py)."""
+        self.lines.append((template, params))
 
     def pay(self, payer: PlayerState | None, payee: PlayerState | None, amount: int) -> None:
         """Move money; a player never goes below zero (K1). None is the bank (S2)."""
@@ -131,12 +148,13 @@ class Turn:
         could = raisable(self.state, self.edition, payer.seat)
         return RuleError(
             "K1",
-            f"{payer.name} cannot pay {self.money(amount)}: {self.money(short)} short. "
-            f"Cash {self.money(payer.cash)}; could raise {self.money(could)} in all "
-            "by selling buildings and mortgaging.",
+            "{name} cannot pay {amount:money}: {shortfall:money} short. Cash {cash:money}; "
+            "could raise {raisable:money} in all by selling buildings and mortgaging.",
+            name=payer.name,
             player=payer.seat,
             amount=amount,
             shortfall=short,
+            cash=payer.cash,
             raisable=could,
         )
 
@@ -151,15 +169,16 @@ class Turn:
         double = landed_on_go and self.state.settings.double_go
         amount = self.edition.salary * (2 if double else 1)
         self.pay(None, player, amount)
-        self.say(f"{player.name} collects {self.money(amount)} salary")
+        self.say("{player} collects {amount:money} salary", player=player.name, amount=amount)
 
     def arrive(self, player: PlayerState, space: Space) -> None:
         """A landing by dice: salary when passing GO (G1), then the player stands there."""
         if player.in_jail:
             raise RuleError(
                 "J3",
-                f"{player.name} is in jail: record how they get out first "
+                "{player} is in jail: record how they get out first "
                 "(doubles, a Get Out of Jail Free card or the fine)",
+                player=player.name,
             )
         if space.index == 0:
             self.salary(player, landed_on_go=True)
@@ -189,11 +208,16 @@ def apply(state: GameState, edition: Edition, kind: str, payload: dict) -> Outco
         raise RuleError("K4", "This game has ended")
     handler = ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise RuleError("input", f"Unknown action {kind!r}")
-    turn = Turn(state, edition, payload)
-    handler(turn)
-    text = "; ".join(turn.lines)
-    return Outcome(turn.state, text[:1].upper() + text[1:], turn.movements, turn.next_space)
+        raise RuleError("input", "Unknown action {kind}", kind=repr(kind))
+    try:
+        turn = Turn(state, edition, payload)
+        handler(turn)
+    except RuleError as refusal:
+        refusal.money = edition.money
+        raise
+    text = sentence(turn.lines, edition.money)
+    lines = [[template, params] for template, params in turn.lines]
+    return Outcome(turn.state, text, turn.movements, turn.next_space, lines)
 
 
 # -- setting up ----------------------------------------------------------------------------
@@ -201,14 +225,19 @@ def apply(state: GameState, edition: Edition, kind: str, payload: dict) -> Outco
 
 def _setup_player(seat: int, raw: object, cash: int) -> PlayerState:
     if not isinstance(raw, dict):
-        raise RuleError("input", f"Player {seat + 1} needs a name and a colour")
+        raise RuleError("input", "Player {number} needs a name and a colour", number=seat + 1)
     name = raw.get("name")
     name = " ".join(name.split()) if isinstance(name, str) else ""
     if not 1 <= len(name) <= MAX_NAME:
-        raise RuleError("input", f"Player {seat + 1} needs a name of 1 to {MAX_NAME} characters")
+        raise RuleError(
+            "input",
+            "Player {number} needs a name of 1 to {most} characters",
+            number=seat + 1,
+            most=MAX_NAME,
+        )
     colour = raw.get("colour")
     if not isinstance(colour, str) or not COLOUR.match(colour):
-        raise RuleError("input", f"{name} needs a colour like #e03131")
+        raise RuleError("input", "{player} needs a colour like #e03131", player=name)
     return PlayerState(seat=seat, name=name, colour=colour.lower(), cash=cash)
 
 
@@ -226,7 +255,7 @@ def new_game(edition: Edition, setup: dict) -> GameState:
     cash = whole_number(setup.get("starting_cash", 1500), "The starting cash")
     mode = setup.get("mode", "classic")
     if mode not in MODES:
-        raise RuleError("input", f"The mode must be one of {', '.join(MODES)}")
+        raise RuleError("input", "The mode must be one of {modes}", modes=", ".join(MODES))
     ends_at = setup.get("ends_at")
     if mode == "timed" and not valid_time(ends_at):
         raise RuleError("TL1", "A time-limited game needs its end time, like 2026-11-22T21:30")
@@ -264,13 +293,20 @@ def buy(turn: Turn) -> None:
     """P1: an unowned deed at its printed price."""
     player, deed = turn.player(), turn.deed()
     if turn.owner(deed) is not None:
-        raise RuleError("P1", f"{deed.name} already belongs to {turn.owner(deed).name}")
+        raise RuleError(
+            "P1", "{deed} already belongs to {owner}", deed=deed.name, owner=turn.owner(deed).name
+        )
     if turn.state.auction and turn.state.auction.get("deed") == deed.index:
-        raise RuleError("P1", f"{deed.name} is being auctioned")
+        raise RuleError("P1", "{deed} is being auctioned", deed=deed.name)
     turn.arrive(player, deed)
     turn.pay(player, None, deed.price)
     turn.state.deeds[deed.index].owner = player.seat
-    turn.say(f"{player.name} buys {deed.name} for {turn.money(deed.price)}")
+    turn.say(
+        "{player} buys {deed} for {price:money}",
+        player=player.name,
+        deed=deed.name,
+        price=deed.price,
+    )
 
 
 @action("rent")
@@ -279,17 +315,25 @@ def rent(turn: Turn) -> None:
     player, deed = turn.player(), turn.deed()
     owner = turn.owner(deed)
     if owner is None:
-        raise RuleError("P1", f"{deed.name} belongs to the bank: buy it or decline it")
+        raise RuleError("P1", "{deed} belongs to the bank: buy it or decline it", deed=deed.name)
     if owner is player:
-        raise RuleError("P2", f"{deed.name} is {player.name}'s own deed: no rent")
+        raise RuleError(
+            "P2", "{deed} is {player}'s own deed: no rent", deed=deed.name, player=player.name
+        )
     if turn.state.deeds[deed.index].mortgaged:
-        raise RuleError("M2", f"{deed.name} is mortgaged: no rent")
+        raise RuleError("M2", "{deed} is mortgaged: no rent", deed=deed.name)
     by_card = flag(turn.payload, "by_card")
     dice = turn.dice() if deed.kind == "utility" else None
     turn.arrive(player, deed)
     amount = rent_due(turn.state, turn.edition, deed.index, dice, by_card)
     turn.pay(player, owner, amount)
-    turn.say(f"{player.name} pays {owner.name} {turn.money(amount)} rent for {deed.name}")
+    turn.say(
+        "{player} pays {owner} {amount:money} rent for {deed}",
+        player=player.name,
+        owner=owner.name,
+        amount=amount,
+        deed=deed.name,
+    )
 
 
 @action("tax")
@@ -297,16 +341,18 @@ def tax(turn: Turn) -> None:
     """T1 (with its 10% option, chosen before the worth is counted) and T2."""
     player, space = turn.player(), turn.space()
     if space.kind != "tax":
-        raise RuleError("input", f"{space.name} is not a tax")
+        raise RuleError("input", "{space} is not a tax", space=space.name)
     turn.arrive(player, space)
     amount = space.amount
     if flag(turn.payload, "percent"):
         if space.percent is None or not turn.state.settings.income_tax_percent:
-            raise RuleError("T1", f"{space.name} has no percentage option in this game")
+            raise RuleError("T1", "{space} has no percentage option in this game", space=space.name)
         worth = total_worth(turn.state, turn.edition, player.seat)
         amount = math.ceil(worth * space.percent / 100)
     turn.pay_bank_fee(player, amount)
-    turn.say(f"{player.name} pays {turn.money(amount)} {space.name}")
+    turn.say(
+        "{player} pays {amount:money} {tax}", player=player.name, amount=amount, tax=space.name
+    )
 
 
 @action("go_to_jail")
@@ -317,37 +363,37 @@ def go_to_jail(turn: Turn) -> None:
 
 def send_to_jail(turn: Turn, player: PlayerState) -> None:
     player.position, player.in_jail = JAIL, True
-    turn.say(f"{player.name} goes to jail")
+    turn.say("{player} goes to jail", player=player.name)
 
 
 @action("visit")
 def visit(turn: Turn) -> None:
     """A landing where nothing is owed: GO, just visiting (J2), Free Parking (H1), own deed."""
     player, space = turn.player(), turn.space()
-    due = _what_is_due(turn, player, space)
-    if due:
-        raise RuleError("input", due)
+    _refuse_if_due(turn, player, space)
     turn.arrive(player, space)
-    turn.say(f"{player.name} lands on {space.name}")
+    turn.say("{player} lands on {space}", player=player.name, space=space.name)
     if space.kind == "parking" and turn.state.pot:
         jackpot = turn.state.pot
         turn.state.pot = 0
         turn.pay(None, player, jackpot)
-        turn.say(f"takes the Free Parking pot of {turn.money(jackpot)}")
+        turn.say("takes the Free Parking pot of {amount:money}", amount=jackpot)
 
 
-def _what_is_due(turn: Turn, player: PlayerState, space: Space) -> str:
+def _refuse_if_due(turn: Turn, player: PlayerState, space: Space) -> None:
+    """Landing with nothing to do is refused where the space calls for an action."""
     if space.kind == "tax":
-        return f"{space.name} is due: use the tax action"
+        raise RuleError("T1", "{space} is due: use the tax action", space=space.name)
     if space.kind == "go_to_jail":
-        return f"{space.name}: use the go to jail action"
+        raise RuleError("J1", "{space}: use the go to jail action", space=space.name)
     if space.is_deed:
         owner = turn.owner(space)
         if owner is None:
-            return f"{space.name} is for sale: buy it or decline it (P1)"
+            raise RuleError("P1", "{space} is for sale: buy it or decline it", space=space.name)
         if owner is not player and not turn.state.deeds[space.index].mortgaged:
-            return f"Rent is due to {owner.name} for {space.name} (P2)"
-    return ""
+            raise RuleError(
+                "P2", "Rent is due to {owner} for {space}", owner=owner.name, space=space.name
+            )
 
 
 @action("pass_go")
@@ -373,22 +419,22 @@ def card(turn: Turn) -> None:
     if "space" in turn.payload:
         space = turn.space()
         if space.kind != drawn.deck:
-            raise RuleError("C1", f"That card is not drawn on {space.name}")
+            raise RuleError("C1", "That card is not drawn on {space}", space=space.name)
         turn.arrive(player, space)
     elif player.in_jail:
-        raise RuleError("J3", f"{player.name} is in jail")
-    turn.say(f"{player.name} draws “{drawn.text}”")
+        raise RuleError("J3", "{player} is in jail", player=player.name)
+    turn.say("{player} draws “{card}”", player=player.name, card=drawn.text)
     CARD_EFFECTS[drawn.effect](turn, player, drawn)
 
 
 def _collect(turn: Turn, player: PlayerState, card: Card) -> None:
     turn.pay(None, player, card.amount)
-    turn.say(f"collects {turn.money(card.amount)}")
+    turn.say("collects {amount:money}", amount=card.amount)
 
 
 def _pay(turn: Turn, player: PlayerState, card: Card) -> None:
     turn.pay_bank_fee(player, card.amount)
-    turn.say(f"pays the bank {turn.money(card.amount)}")
+    turn.say("pays the bank {amount:money}", amount=card.amount)
 
 
 def _others(turn: Turn, player: PlayerState) -> list[PlayerState]:
@@ -401,14 +447,20 @@ def _pay_each(turn: Turn, player: PlayerState, card: Card) -> None:
         raise turn.shortfall(player, card.amount * len(others))
     for other in others:
         turn.pay(player, other, card.amount)
-    turn.say(f"pays {turn.money(card.amount)} to each of {len(others)} players")
+    turn.say(
+        "pays {amount:money} to each of {count} players", amount=card.amount, count=len(others)
+    )
 
 
 def _collect_each(turn: Turn, player: PlayerState, card: Card) -> None:
     others = _others(turn, player)
     for other in others:
         turn.pay(other, player, card.amount)
-    turn.say(f"collects {turn.money(card.amount)} from each of {len(others)} players")
+    turn.say(
+        "collects {amount:money} from each of {count} players",
+        amount=card.amount,
+        count=len(others),
+    )
 
 
 def _repairs(turn: Turn, player: PlayerState, card: Card) -> None:
@@ -417,7 +469,12 @@ def _repairs(turn: Turn, player: PlayerState, card: Card) -> None:
     houses = sum(h for h in built if h < HOTEL)
     amount = houses * card.house + hotels * card.hotel
     turn.pay_bank_fee(player, amount)
-    turn.say(f"pays {turn.money(amount)} for {houses} houses and {hotels} hotels")
+    turn.say(
+        "pays {amount:money} for {houses} houses and {hotels} hotels",
+        amount=amount,
+        houses=houses,
+        hotels=hotels,
+    )
 
 
 def _move_to(turn: Turn, player: PlayerState, target: int) -> None:
@@ -427,7 +484,7 @@ def _move_to(turn: Turn, player: PlayerState, target: int) -> None:
     elif target < player.position:
         turn.salary(player)
     player.position = target
-    turn.say(f"moves to {turn.edition.spaces[target].name}")
+    turn.say("moves to {space}", space=turn.edition.spaces[target].name)
     if target != 0:
         turn.next_space = target
 
@@ -439,7 +496,7 @@ def _advance(turn: Turn, player: PlayerState, card: Card) -> None:
 def _back(turn: Turn, player: PlayerState, card: Card) -> None:
     player.position = (player.position - card.spaces) % BOARD_SIZE
     turn.next_space = player.position
-    turn.say(f"goes back to {turn.edition.spaces[player.position].name}")
+    turn.say("goes back to {space}", space=turn.edition.spaces[player.position].name)
 
 
 def _nearest(turn: Turn, player: PlayerState, card: Card) -> None:
@@ -455,7 +512,9 @@ def _jail(turn: Turn, player: PlayerState, card: Card) -> None:
 def _jail_free(turn: Turn, player: PlayerState, card: Card) -> None:
     holder = next((p for p in turn.state.players if card.deck in p.jail_free), None)
     if holder is not None:
-        raise RuleError("C3", f"{holder.name} already holds that Get Out of Jail Free card")
+        raise RuleError(
+            "C3", "{player} already holds that Get Out of Jail Free card", player=holder.name
+        )
     player.jail_free.append(card.deck)
     turn.say("keeps the card until it is used")
 
@@ -480,7 +539,7 @@ CARD_EFFECTS: dict[str, Callable[[Turn, PlayerState, Card], None]] = {
 def _jailed(turn: Turn) -> PlayerState:
     player = turn.player()
     if not player.in_jail:
-        raise RuleError("J3", f"{player.name} is not in jail")
+        raise RuleError("J3", "{player} is not in jail", player=player.name)
     player.in_jail = False
     return player
 
@@ -490,7 +549,11 @@ def jail_fine(turn: Turn) -> None:
     """J3: pay the fine and leave jail."""
     player = _jailed(turn)
     turn.pay_bank_fee(player, turn.edition.jail_fine)
-    turn.say(f"{player.name} pays the {turn.money(turn.edition.jail_fine)} fine and leaves jail")
+    turn.say(
+        "{player} pays the {fine:money} fine and leaves jail",
+        player=player.name,
+        fine=turn.edition.jail_fine,
+    )
 
 
 @action("jail_card")
@@ -498,24 +561,26 @@ def jail_card(turn: Turn) -> None:
     """J3, C3: a Get Out of Jail Free card, back to its deck once used."""
     player = _jailed(turn)
     if not player.jail_free:
-        raise RuleError("C3", f"{player.name} holds no Get Out of Jail Free card")
+        raise RuleError("C3", "{player} holds no Get Out of Jail Free card", player=player.name)
     player.jail_free.pop(0)
-    turn.say(f"{player.name} uses a Get Out of Jail Free card and leaves jail")
+    turn.say("{player} uses a Get Out of Jail Free card and leaves jail", player=player.name)
 
 
 @action("jail_doubles")
 def jail_doubles(turn: Turn) -> None:
     """J3: doubles thrown in jail, out at no cost (the landing is its own action)."""
     player = _jailed(turn)
-    turn.say(f"{player.name} throws doubles and leaves jail")
+    turn.say("{player} throws doubles and leaves jail", player=player.name)
 
 
 # -- money between the bank and the players ---------------------------------------------------
 
 
-def _with_note(turn: Turn, line: str) -> str:
+def say_with_note(turn: Turn, template: str, **params: object) -> None:
     text = note(turn.payload)
-    return f"{line} ({text})" if text else line
+    if text:
+        template, params = template + " ({note})", {**params, "note": text}
+    turn.say(template, **params)
 
 
 @action("bank_pay")
@@ -523,14 +588,14 @@ def bank_pay(turn: Turn) -> None:
     """The bank pays a player (S2: the bank never goes broke)."""
     player, amount = turn.player(), turn.amount()
     turn.pay(None, player, amount)
-    turn.say(_with_note(turn, f"the bank pays {player.name} {turn.money(amount)}"))
+    say_with_note(turn, "the bank pays {player} {amount:money}", player=player.name, amount=amount)
 
 
 @action("bank_collect")
 def bank_collect(turn: Turn) -> None:
     player, amount = turn.player(), turn.amount()
     turn.pay(player, None, amount)
-    turn.say(_with_note(turn, f"{player.name} pays the bank {turn.money(amount)}"))
+    say_with_note(turn, "{player} pays the bank {amount:money}", player=player.name, amount=amount)
 
 
 @action("transfer")
@@ -539,4 +604,10 @@ def transfer(turn: Turn) -> None:
     if payer is payee:
         raise RuleError("input", "A player cannot pay themselves")
     turn.pay(payer, payee, amount)
-    turn.say(_with_note(turn, f"{payer.name} pays {payee.name} {turn.money(amount)}"))
+    say_with_note(
+        turn,
+        "{payer} pays {payee} {amount:money}",
+        payer=payer.name,
+        payee=payee.name,
+        amount=amount,
+    )

@@ -1,18 +1,31 @@
 """The one kind of refusal the rules core gives: which rule said no, and why in plain words."""
 
+from __future__ import annotations
+
+from .words import plain_money, render
+
 
 class RuleError(Exception):
     """An action the rule book does not allow, or input the bank cannot read.
 
-    `rule` is the rule id from the rule book (P1, K1, ...) or "input" for bad input;
-    `details` carries figures a page may show (shortfall, raisable...).
+    `rule` is the rule id from the rule book (P1, K1, ...) or "input" for bad input. The
+    message is a template with its values (see words.py), so a page can translate it; the
+    values double as figures a page or the API may show (shortfall, raisable...).
     """
 
-    def __init__(self, rule: str, message: str, **details: object) -> None:
-        super().__init__(message)
+    def __init__(self, rule: str, template: str, **params: object) -> None:
+        super().__init__(template)
         self.rule = rule
-        self.message = message
-        self.details = details
+        self.template = template
+        self.params = params
+        self.money = plain_money  # the rules core sets the edition's own on the way out
+
+    @property
+    def message(self) -> str:
+        return self.text()
+
+    def text(self, translate=lambda text: text) -> str:
+        return render(self.template, self.params, self.money, translate)
 
     def to_dict(self) -> dict:
-        return {"error": self.message, "rule": self.rule, **self.details}
+        return {"error": self.message, "rule": self.rule, **self.params}

@@ -14,6 +14,8 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import get_locale
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from .. import bank
@@ -23,6 +25,7 @@ from ..rules.edition import Space
 from ..rules.rent import rent_due
 from .auth import is_banker, remember_banker
 from .present import game_view, history
+from .words import refused, said
 
 bp = Blueprint("banker", __name__)
 
@@ -79,11 +82,12 @@ REFUSED_LABELS = {
 def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):
     payload = {k: v for k, v in payload.items() if v is not None and v is not False}
     try:
-        text = label or bank.preview(game, kind, payload).text
+        outcome = None if label else bank.preview(game, kind, payload)
+        text = label or said(outcome.lines, bank.edition_of(game), outcome.text, kind == UNDO)
         return Option(kind, payload, text, style=style)
     except RuleError as refusal:
         fallback = label or REFUSED_LABELS.get(kind, kind)
-        return Option(kind, payload, fallback, refusal.message, style)
+        return Option(kind, payload, fallback, refused(refusal), style)
 
 
 def load(game_id: str) -> Game:
@@ -115,7 +119,13 @@ def new():
 
 
 def new_game_choices() -> dict:
-    return {"editions": bank.editions().values(), "palette": PALETTE, "modes": MODES}
+    default = "es" if str(get_locale()) == "es" else "us-2008"
+    return {
+        "editions": bank.editions().values(),
+        "default_edition": default,
+        "palette": PALETTE,
+        "modes": MODES,
+    }
 
 
 def setup_from_form() -> dict:
@@ -142,7 +152,7 @@ def create():
     try:
         game = bank.create_game(setup)
     except RuleError as refusal:
-        flash(refusal.message, "error")
+        flash(refused(refusal), "error")
         return page("new.html", form=request.form, **new_game_choices()), 400
     remember_banker(game)
     if game.setup.get("mode") in ("short", "timed"):
@@ -371,12 +381,10 @@ def do(game_id: str):
             expected_version=expected_version(),
         )
     except RuleError as refusal:
-        flash(refusal.message, "error")
+        flash(refused(refusal), "error")
         return redirect(request.referrer or url_for("banker.dashboard", game_id=game_id))
-    if done.repeated:
-        flash(f"Already done: {done.action.text}", "done")
-    else:
-        flash(done.action.text, "done")
+    text = said(done.action.lines, bank.edition_of(done.game), done.action.text, kind == UNDO)
+    flash(_("Already done: %(what)s", what=text) if done.repeated else text, "done")
     outcome = done.outcome
     if outcome is not None and outcome.state.auction:
         return redirect(url_for("endgame.auction", game_id=game_id))

@@ -26,6 +26,7 @@ from ..models import Game, Player, db, new_token
 from ..rules import RuleError, rent_due, score
 from .banker import expected_version, load, offer, page, payload_from_form
 from .present import CELL, board, history
+from .words import refused, said
 
 bp = Blueprint("players", __name__)
 
@@ -118,9 +119,9 @@ def player_do(token: str):
             key=request.form.get("key") or None,
             expected_version=expected_version(),
         )
-        flash(done.action.text, "done")
+        flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")
     except RuleError as refusal:
-        flash(refusal.message, "error")
+        flash(refused(refusal), "error")
     return redirect(url_for("players.player_page", token=token))
 
 

@@ -7,6 +7,7 @@ from ..models import Game
 from ..rules import raisable, score, total_worth
 from ..rules.log import standing
 from ..rules.state import HOTEL
+from .words import said
 
 
 def game_view(game: Game) -> dict:
@@ -63,6 +64,7 @@ def game_view(game: Game) -> dict:
 def history(game: Game) -> list[dict]:
     """Every action in plain words, newest first, with the ones taken back marked."""
     log = log_of(game)
+    edition = edition_of(game)
     in_force = set(standing([a.kind for a in log]))
     entries = []
     for position, row in enumerate(log):
@@ -72,7 +74,7 @@ def history(game: Game) -> list[dict]:
                 "kind": row.kind,
                 "payload": row.payload,
                 "actor": row.actor,
-                "text": row.text,
+                "text": said(row.lines, edition, row.text, row.kind == "undo"),
                 "at": row.created_at.isoformat(),
                 "undone": row.kind != "undo" and position not in in_force,
                 "movements": row.movements or [],
