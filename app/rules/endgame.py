@@ -8,6 +8,7 @@ from .errors import RuleError
 from .property import colour_group, level, set_levels, settle_mortgaged
 from .state import HOTEL, PlayerState
 from .wealth import raisable
+from .words import Phrase
 
 BUILDINGS = ("house", "hotel")
 
@@ -18,14 +19,14 @@ BUILDINGS = ("house", "hotel")
 def lot_name(turn: Turn, auction: dict) -> str:
     if auction.get("deed") is not None:
         return turn.edition.spaces[auction["deed"]].name
-    return f"a {auction['building']}"
+    return Phrase("a hotel" if auction["building"] == "hotel" else "a house")
 
 
 def unowned_deed(turn: Turn) -> Space:
     deed = turn.deed()
     owner = turn.owner(deed)
     if owner is not None:
-        raise RuleError("P1", f"{deed.name} belongs to {owner.name}")
+        raise RuleError("P1", "{deed} belongs to {owner}", deed=deed.name, owner=owner.name)
     return deed
 
 
@@ -44,12 +45,18 @@ def decline(turn: Turn) -> None:
     """P1: a declined deed goes to auction at once; H3: it simply stays with the bank."""
     player, deed = turn.player(), unowned_deed(turn)
     if turn.state.auction:
-        raise RuleError("P1", f"Close the auction of {lot_name(turn, turn.state.auction)} first")
+        raise RuleError(
+            "P1", "Close the auction of {lot} first", lot=lot_name(turn, turn.state.auction)
+        )
     turn.arrive(player, deed)
     if turn.state.settings.no_auctions:
-        turn.say(f"{player.name} declines {deed.name}; it stays with the bank (H3)")
+        turn.say(
+            "{player} declines {deed}; it stays with the bank (H3)",
+            player=player.name,
+            deed=deed.name,
+        )
         return
-    turn.say(f"{player.name} declines {deed.name}")
+    turn.say("{player} declines {deed}", player=player.name, deed=deed.name)
     auction_open(turn)
 
 
@@ -57,13 +64,20 @@ def decline(turn: Turn) -> None:
 def auction_open(turn: Turn) -> None:
     """P1: a declined deed goes to auction at once; B5: a building the bank is short of."""
     if turn.state.auction:
-        raise RuleError("P1", f"The auction of {lot_name(turn, turn.state.auction)} is still open")
+        raise RuleError(
+            "P1", "The auction of {lot} is still open", lot=lot_name(turn, turn.state.auction)
+        )
     building = turn.payload.get("building")
     if building is not None:
         if building not in BUILDINGS:
             raise RuleError("input", "The building is a house or a hotel")
         if getattr(turn.state, f"{building}s") < 1:
-            raise RuleError("B5", f"The bank has no {building} left")
+            raise RuleError(
+                "B5",
+                "The bank has no hotel left"
+                if building == "hotel"
+                else "The bank has no house left",
+            )
         lot = {"building": building, "deed": None, "minimum": lowest_house_price(turn)}
     else:
         if turn.state.settings.no_auctions and not turn.state.to_auction:
@@ -75,7 +89,7 @@ def auction_open(turn: Turn) -> None:
         if deed.index in turn.state.to_auction:
             turn.state.to_auction.remove(deed.index)
     turn.state.auction = {**lot, "bid": 0, "bidder": None}
-    turn.say(f"The bank auctions {lot_name(turn, lot)}")
+    turn.say("the bank auctions {lot}", lot=lot_name(turn, lot))
 
 
 def running(turn: Turn) -> dict:
@@ -91,11 +105,18 @@ def bid(turn: Turn) -> None:
     amount = turn.amount()
     floor = max(auction["bid"] + 1, auction["minimum"])
     if amount < floor:
-        raise RuleError("P1", f"A bid must be at least {turn.money(floor)}", minimum=floor)
+        raise RuleError("P1", "A bid must be at least {minimum:money}", minimum=floor)
     if amount > player.cash:
-        raise RuleError("P1", f"{player.name} has only {turn.money(player.cash)} in cash")
+        raise RuleError(
+            "P1", "{player} has only {cash:money} in cash", player=player.name, cash=player.cash
+        )
     auction["bid"], auction["bidder"] = amount, player.seat
-    turn.say(f"{player.name} bids {turn.money(amount)} for {lot_name(turn, auction)}")
+    turn.say(
+        "{player} bids {amount:money} for {lot}",
+        player=player.name,
+        amount=amount,
+        lot=lot_name(turn, auction),
+    )
 
 
 @action("auction_close")
@@ -105,7 +126,7 @@ def auction_close(turn: Turn) -> None:
     turn.state.auction = None
     name = lot_name(turn, auction)
     if auction["bidder"] is None:
-        turn.say(f"No bid: {name} stays with the bank")
+        turn.say("No bid: {lot} stays with the bank", lot=name)
     else:
         winner = turn.state.players[auction["bidder"]]
         if auction["deed"] is not None:
@@ -113,7 +134,12 @@ def auction_close(turn: Turn) -> None:
             turn.state.deeds[auction["deed"]].owner = winner.seat
         else:
             place_building(turn, winner, auction)
-        turn.say(f"{winner.name} wins {name} for {turn.money(auction['bid'])}")
+        turn.say(
+            "{player} wins {lot} for {amount:money}",
+            player=winner.name,
+            lot=name,
+            amount=auction["bid"],
+        )
     if turn.state.to_auction:
         turn.payload = {"deed": turn.state.to_auction[0]}
         auction_open(turn)
@@ -124,13 +150,15 @@ def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
     group = colour_group(turn, winner)
     street = turn.deed()
     if street.index not in group.deeds:
-        raise RuleError("input", f"{street.name} is not in the {group.name} group")
+        raise RuleError(
+            "input", "{street} is not in the {group} group", street=street.name, group=group.name
+        )
     new = [turn.state.deeds[i].houses for i in group.deeds]
     at = group.deeds.index(street.index)
     new[at] = HOTEL if auction["building"] == "hotel" else new[at] + 1
     heights = [level(n, turn.state) for n in new]
     if max(heights) - min(heights) > 1 or (auction["building"] == "house" and new[at] > 4):
-        raise RuleError("B2", f"A {auction['building']} on {street.name} breaks evenness")
+        raise RuleError("B2", "A building on {street} breaks evenness", street=street.name)
     cost = set_levels(turn, winner, group, new)
     turn.pay(None, winner, cost)  # the bid replaces the printed price
     turn.pay(winner, None, auction["bid"])
@@ -151,13 +179,20 @@ def bankrupt(turn: Turn) -> None:
     if could >= owed:
         raise RuleError(
             "K1",
-            f"{debtor.name} could still raise {turn.money(could)} by selling and mortgaging: "
-            f"enough for the {turn.money(owed)} owed",
+            "{player} could still raise {raisable:money} by selling and mortgaging: "
+            "enough for the {owed:money} owed",
+            player=debtor.name,
+            owed=owed,
             raisable=could,
         )
     second_short = turn.state.settings.mode != "classic" and turn.state.bankruptcies >= 1
-    to = creditor.name if creditor else "the bank"
-    turn.say(f"{debtor.name} is bankrupt, owing {turn.money(owed)} to {to}")
+    to = creditor.name if creditor else Phrase("the bank")
+    turn.say(
+        "{player} is bankrupt, owing {amount:money} to {creditor}",
+        player=debtor.name,
+        amount=owed,
+        creditor=to,
+    )
     if second_short:
         hand_everything(turn, debtor, creditor)
     elif creditor is not None:
@@ -191,7 +226,9 @@ def to_player(turn: Turn, debtor: PlayerState, creditor: PlayerState) -> None:
     mortgaged = [s for s in held if turn.state.deeds[s.index].mortgaged]
     lift_now = {int(x) for x in (turn.payload.get("lift") or []) if str(x).isdigit()}
     settle_mortgaged(turn, creditor, mortgaged, lift_now)
-    turn.say(f"{creditor.name} takes the cash and {len(held)} deeds")
+    turn.say(
+        "{player} takes the cash and the deeds ({count})", player=creditor.name, count=len(held)
+    )
 
 
 def to_bank(turn: Turn, debtor: PlayerState) -> None:
@@ -203,7 +240,7 @@ def to_bank(turn: Turn, debtor: PlayerState) -> None:
         turn.state.deeds[index].owner, turn.state.deeds[index].mortgaged = None, False
     if not turn.state.settings.no_auctions:
         turn.state.to_auction.extend(held)
-    turn.say(f"The bank takes everything; {len(held)} deeds go back to the bank")
+    turn.say("the bank takes everything and {count} deeds go back to it", count=len(held))
     if turn.state.to_auction and not turn.state.auction:
         turn.payload = {"deed": turn.state.to_auction[0]}
         auction_open(turn)
@@ -222,7 +259,7 @@ def hand_everything(turn: Turn, debtor: PlayerState, creditor: PlayerState | Non
 
 def end(turn: Turn) -> None:
     turn.state.ended, turn.state.auction, turn.state.to_auction = True, None, []
-    turn.say("The game ends")
+    turn.say("the game ends")
 
 
 @action("end_game")
@@ -243,18 +280,20 @@ def deal(turn: Turn) -> None:
     seen: set[int] = set()
     for player, hand in zip(turn.state.players, hands, strict=True):
         if not isinstance(hand, list):
-            raise RuleError("input", f"The deeds dealt to {player.name} must be a list")
+            raise RuleError(
+                "input", "The deeds dealt to {player} must be a list", player=player.name
+            )
         names = []
         for value in hand:
             index = whole_number(value, "A deed", 0, len(turn.edition.spaces) - 1)
             space = turn.edition.spaces[index]
             if not space.is_deed or index in seen or turn.state.deeds[index].owner is not None:
-                raise RuleError("SG1", f"{space.name} cannot be dealt")
+                raise RuleError("SG1", "{deed} cannot be dealt", deed=space.name)
             seen.add(index)
             turn.pay(player, None, space.price)
             turn.state.deeds[index].owner = player.seat
             names.append(space.name)
-        turn.say(f"{player.name} is dealt {', '.join(names) or 'nothing'}")
+        turn.say("{player} is dealt {deeds}", player=player.name, deeds=", ".join(names) or "—")
 
 
 @action("parking_pot")
@@ -267,4 +306,6 @@ def parking_pot(turn: Turn) -> None:
         raise RuleError("H1", "The Free Parking pot is empty")
     jackpot, turn.state.pot = turn.state.pot, 0
     turn.pay(None, player, jackpot)
-    turn.say(f"{player.name} takes the Free Parking pot of {turn.money(jackpot)}")
+    turn.say(
+        "{player} takes the Free Parking pot of {amount:money}", player=player.name, amount=jackpot
+    )

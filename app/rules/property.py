@@ -53,7 +53,13 @@ def colour_group(turn: Turn, player: PlayerState) -> Group:
     strangers = [i for i in group.deeds if turn.state.deeds[i].owner != player.seat]
     if strangers:
         names = ", ".join(turn.edition.spaces[i].name for i in strangers)
-        raise RuleError("B1", f"{player.name} does not hold the whole {group.name} group: {names}")
+        raise RuleError(
+            "B1",
+            "{player} does not hold the whole {group} group: {missing}",
+            player=player.name,
+            group=group.name,
+            missing=names,
+        )
     return group
 
 
@@ -63,15 +69,20 @@ def wanted_levels(turn: Turn, group: Group) -> list[int]:
         raw = [part.strip() for part in raw.split(",")]
     if not isinstance(raw, list) or len(raw) != len(group.deeds):
         raise RuleError(
-            "input", f"Give a building level for each of the {len(group.deeds)} streets"
+            "input", "Give a building level for each of the {count} streets", count=len(group.deeds)
         )
     return [whole_number(x, "A building level", 0, HOTEL) for x in raw]
 
 
-def describe_level(houses: int) -> str:
+def say_level(turn: Turn, houses: int, street: str) -> None:
     if houses == HOTEL:
-        return "a hotel"
-    return "no buildings" if houses == 0 else f"{houses} house{'s' if houses > 1 else ''}"
+        turn.say("a hotel on {street}", street=street)
+    elif houses == 0:
+        turn.say("no buildings on {street}", street=street)
+    elif houses == 1:
+        turn.say("1 house on {street}", street=street)
+    else:
+        turn.say("{count} houses on {street}", count=houses, street=street)
 
 
 @action("build")
@@ -89,19 +100,29 @@ def build(turn: Turn) -> None:
     if new == old:
         raise RuleError("input", "That is what is built already")
     if any(n > o for n, o in zip(new, old, strict=True)) and any(d.mortgaged for d in deeds):
-        raise RuleError("B4", f"No building on the {group.name} group while a street is mortgaged")
+        raise RuleError(
+            "B4", "No building on the {group} group while a street is mortgaged", group=group.name
+        )
     heights = [level(n, turn.state) for n in new]
     if max(heights) - min(heights) > 1:
         raise RuleError("B2", "Build evenly: no street may be more than one house above another")
     needed = turn.state.settings.houses_for_hotel
     if HOTEL in new and min(heights) < needed:
-        raise RuleError("B3", f"A hotel needs {needed} houses on every street of the group")
+        raise RuleError(
+            "B3", "A hotel needs {count} houses on every street of the group", count=needed
+        )
     cost = set_levels(turn, player, group, new)
-    names = [turn.edition.spaces[i].name for i in group.deeds]
-    plan = ", ".join(f"{describe_level(n)} on {name}" for n, name in zip(new, names, strict=True))
-    verb = f"pays {turn.money(cost)}" if cost >= 0 else f"gets {turn.money(-cost)} back"
-    turn.say(f"{player.name} {verb} for {plan}")
-    turn.say(f"the bank has {turn.state.houses} houses and {turn.state.hotels} hotels left")
+    if cost >= 0:
+        turn.say("{player} pays the bank {amount:money} to build", player=player.name, amount=cost)
+    else:
+        turn.say("{player} sells to the bank for {amount:money}", player=player.name, amount=-cost)
+    for index, houses in zip(group.deeds, new, strict=True):
+        say_level(turn, houses, turn.edition.spaces[index].name)
+    turn.say(
+        "the bank has {houses} houses and {hotels} hotels left",
+        houses=turn.state.houses,
+        hotels=turn.state.hotels,
+    )
 
 
 def set_levels(turn: Turn, player: PlayerState, group: Group, new: list[int]) -> int:
@@ -129,28 +150,53 @@ def set_levels(turn: Turn, player: PlayerState, group: Group, new: list[int]) ->
 
 
 def check_supply(turn: Turn, old: list[int], new: list[int], houses: int, hotels: int) -> None:
-    """S3, B5, B6: the bank's houses and hotels are finite."""
+    """S3, B5, B6: the bank's houses and hotels are finite, also on the way to the target."""
     state = turn.state
     breaking = any(o == HOTEL and n != HOTEL for o, n in zip(old, new, strict=True))
-    if houses > state.houses:
-        if breaking:
-            raise RuleError(
-                "B6",
-                f"Breaking the hotels down needs {houses} houses and the bank has "
-                f"{state.houses}: sell the hotels as one (to no buildings) instead",
-                bank_houses=state.houses,
-            )
+    if houses > state.houses and breaking:
+        raise RuleError(
+            "B6",
+            "Breaking the hotels down needs {needed} houses and the bank has {houses}: "
+            "sell the hotels as one (to no buildings) instead",
+            needed=houses,
+            houses=state.houses,
+        )
+    at_once = houses_at_once(old, new, state.settings.houses_for_hotel) if not breaking else 0
+    if max(houses, at_once) > state.houses:
         raise RuleError(
             "B5",
-            f"The bank has {state.houses} houses; this needs {houses}",
-            bank_houses=state.houses,
+            "The bank has {houses} houses; building this evenly needs {needed} of them",
+            houses=state.houses,
+            needed=max(houses, at_once),
         )
     if hotels > state.hotels:
         raise RuleError(
             "B5",
-            f"The bank has {state.hotels} hotels; this needs {hotels}",
-            bank_hotels=state.hotels,
+            "The bank has {hotels} hotels; this needs {needed}",
+            hotels=state.hotels,
+            needed=hotels,
         )
+
+
+def houses_at_once(old: list[int], new: list[int], needed: int) -> int:
+    """The most houses the bank must hand out at one time on the way up, building one at a
+    time on the lowest street (B2) and trading a street's houses for its hotel (B3)."""
+    levels, out, peak = list(old), 0, 0
+    while True:
+        rising = [i for i in range(len(levels)) if levels[i] != HOTEL and levels[i] < new[i]]
+        if not rising:
+            return peak
+        hotel_ready = [i for i in rising if new[i] == HOTEL and levels[i] >= needed]
+        lowest = min(levels[i] for i in rising)
+        ready_low = [i for i in hotel_ready if levels[i] == lowest]
+        at = ready_low[0] if ready_low else min(rising, key=lambda i: levels[i])
+        if at in hotel_ready:
+            out -= levels[at]  # the street's houses go back for its hotel
+            levels[at] = HOTEL
+        else:
+            out += 1
+            levels[at] += 1
+        peak = max(peak, out)
 
 
 # -- mortgages ---------------------------------------------------------------------------------
@@ -159,7 +205,7 @@ def check_supply(turn: Turn, old: list[int], new: list[int], houses: int, hotels
 def own_deed(turn: Turn, player: PlayerState):
     deed = turn.deed()
     if turn.state.deeds[deed.index].owner != player.seat:
-        raise RuleError("M5", f"{deed.name} is not {player.name}'s deed")
+        raise RuleError("M5", "{deed} is not {player}'s deed", deed=deed.name, player=player.name)
     return deed
 
 
@@ -169,7 +215,12 @@ def sell_group_buildings(turn: Turn, player: PlayerState, index: int) -> None:
     if group.house_price is None or not any(turn.state.deeds[i].houses for i in group.deeds):
         return
     refund = -set_levels(turn, player, group, [0] * len(group.deeds))
-    turn.say(f"{player.name} sells the {group.name} buildings for {turn.money(refund)}")
+    turn.say(
+        "{player} sells the {group} buildings for {amount:money}",
+        player=player.name,
+        group=group.name,
+        amount=refund,
+    )
 
 
 @action("mortgage")
@@ -178,11 +229,16 @@ def mortgage(turn: Turn) -> None:
     player = turn.player()
     deed = own_deed(turn, player)
     if turn.state.deeds[deed.index].mortgaged:
-        raise RuleError("M1", f"{deed.name} is already mortgaged")
+        raise RuleError("M1", "{deed} is already mortgaged", deed=deed.name)
     sell_group_buildings(turn, player, deed.index)
     turn.state.deeds[deed.index].mortgaged = True
     turn.pay(None, player, deed.mortgage)
-    turn.say(f"{player.name} mortgages {deed.name} for {turn.money(deed.mortgage)}")
+    turn.say(
+        "{player} mortgages {deed} for {amount:money}",
+        player=player.name,
+        deed=deed.name,
+        amount=deed.mortgage,
+    )
 
 
 @action("lift")
@@ -191,11 +247,16 @@ def lift(turn: Turn) -> None:
     player = turn.player()
     deed = own_deed(turn, player)
     if not turn.state.deeds[deed.index].mortgaged:
-        raise RuleError("M3", f"{deed.name} is not mortgaged")
+        raise RuleError("M3", "{deed} is not mortgaged", deed=deed.name)
     cost = lift_cost(deed.mortgage)
     turn.pay(player, None, cost)
     turn.state.deeds[deed.index].mortgaged = False
-    turn.say(f"{player.name} lifts the mortgage on {deed.name} for {turn.money(cost)}")
+    turn.say(
+        "{player} lifts the mortgage on {deed} for {amount:money}",
+        player=player.name,
+        deed=deed.name,
+        amount=cost,
+    )
 
 
 # -- trades ------------------------------------------------------------------------------------
@@ -204,7 +265,7 @@ def lift(turn: Turn) -> None:
 def trade_side(turn: Turn, key: str, player: PlayerState) -> dict:
     raw = turn.payload.get(key) or {}
     if not isinstance(raw, dict):
-        raise RuleError("input", f"{key} must list cash, deeds and jail_free cards")
+        raise RuleError("input", "{side} must list cash, deeds and jail_free cards", side=key)
     cash = raw.get("cash") or 0
     cash = 0 if cash in (0, "0", "") else whole_number(cash, "The cash in a trade")
     deeds = raw.get("deeds") or []
@@ -215,13 +276,20 @@ def trade_side(turn: Turn, key: str, player: PlayerState) -> dict:
         index = whole_number(value, "A deed", 0, len(turn.edition.spaces) - 1)
         space = turn.edition.spaces[index]
         if not space.is_deed or turn.state.deeds[index].owner != player.seat:
-            raise RuleError("X1", f"{space.name} is not {player.name}'s deed")
+            raise RuleError(
+                "X1", "{deed} is not {player}'s deed", deed=space.name, player=player.name
+            )
         spaces.append(space)
     if len({s.index for s in spaces}) < len(spaces):
         raise RuleError("input", "A deed is listed twice")
     cards = whole_number(raw.get("jail_free") or 0, "Jail free cards", 0, 2)
     if cards > len(player.jail_free):
-        raise RuleError("C3", f"{player.name} holds {len(player.jail_free)} jail free cards")
+        raise RuleError(
+            "C3",
+            "{player} holds {count} Get Out of Jail Free cards",
+            player=player.name,
+            count=len(player.jail_free),
+        )
     return {"cash": cash, "deeds": spaces, "jail_free": cards}
 
 
@@ -231,7 +299,9 @@ def check_unbuilt(turn: Turn, spaces: list) -> None:
         group = turn.edition.group_of(space.index)
         if any(turn.state.deeds[i].houses for i in group.deeds):
             raise RuleError(
-                "X1", f"The {group.name} group has buildings: sell them to the bank first"
+                "X1",
+                "The {group} group has buildings: sell them to the bank first",
+                group=group.name,
             )
 
 
@@ -252,22 +322,33 @@ def settle_mortgaged(turn: Turn, taker: PlayerState, received: list, lift_now: s
             cost = lift_cost(space.mortgage)
             turn.pay(taker, None, cost)
             turn.state.deeds[space.index].mortgaged = False
-            turn.say(f"{taker.name} lifts {space.name} now for {turn.money(cost)}")
+            turn.say(
+                "{player} lifts {deed} now for {amount:money}",
+                player=taker.name,
+                deed=space.name,
+                amount=cost,
+            )
         else:
             fee = interest(space.mortgage)
             turn.pay(taker, None, fee)
             turn.say(
-                f"{taker.name} pays {turn.money(fee)} interest and keeps {space.name} mortgaged"
+                "{player} pays {amount:money} interest and keeps {deed} mortgaged",
+                player=taker.name,
+                amount=fee,
+                deed=space.name,
             )
 
 
-def describe_side(turn: Turn, side: dict) -> str:
-    parts = [s.name for s in side["deeds"]]
+def say_side(turn: Turn, giver: PlayerState, taker: PlayerState, side: dict) -> None:
+    names = {"giver": giver.name, "taker": taker.name}
+    for space in side["deeds"]:
+        turn.say("{deed} from {giver} to {taker}", deed=space.name, **names)
     if side["cash"]:
-        parts.append(turn.money(side["cash"]))
+        turn.say("{amount:money} from {giver} to {taker}", amount=side["cash"], **names)
     if side["jail_free"]:
-        parts.append(f"{side['jail_free']} Get Out of Jail Free")
-    return ", ".join(parts) or "nothing"
+        turn.say(
+            "{count} Get Out of Jail Free from {giver} to {taker}", count=side["jail_free"], **names
+        )
 
 
 @action("trade")
@@ -288,10 +369,9 @@ def trade(turn: Turn) -> None:
         if payer.cash < side["cash"]:
             raise turn.shortfall(payer, side["cash"])
     lift_now = {int(x) for x in (turn.payload.get("lift") or []) if str(x).isdigit()}
-    turn.say(
-        f"{player.name} trades {describe_side(turn, give)} to {partner.name} "
-        f"for {describe_side(turn, take)}"
-    )
+    turn.say("{player} trades with {partner}", player=player.name, partner=partner.name)
+    say_side(turn, player, partner, give)
+    say_side(turn, partner, player, take)
     to_partner = hand_over(turn, player, partner, give)
     to_player = hand_over(turn, partner, player, take)
     settle_mortgaged(turn, partner, to_partner, lift_now)
