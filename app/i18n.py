@@ -6,7 +6,7 @@ The choice comes from `?lang=` (kept in the session), else from the browser.
 from __future__ import annotations
 
 from flask import Flask, request, session
-from flask_babel import Babel
+from flask_babel import Babel, get_locale
 
 LANGUAGES = {"en": "English", "es": "Español", "ja": "日本語"}
 
@@ -23,6 +23,7 @@ def select_locale() -> str:
 
 def register(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
+    app.jinja_env.globals["get_locale"] = get_locale
 
     @app.context_processor
     def languages() -> dict:

@@ -24,11 +24,11 @@ MAX_NOTE = 80
 MAX_NAME = 24
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 SEAT_WORDS = {
-    "player": "The player",
-    "from": "The payer",
-    "to": "The payee",
-    "partner": "The partner",
-    "creditor": "The creditor",
+    "player": Phrase("The player"),
+    "from": Phrase("The payer"),
+    "to": Phrase("The payee"),
+    "partner": Phrase("The partner"),
+    "creditor": Phrase("The creditor"),
 }
 
 
@@ -103,7 +103,7 @@ class Turn:
         return self.edition.money(amount)
 
     def player(self, key: str = "player") -> PlayerState:
-        what = SEAT_WORDS.get(key, "The player")
+        what = SEAT_WORDS.get(key, SEAT_WORDS["player"])
         seat = whole_number(self.payload.get(key), what, 0, len(self.state.players) - 1)
         found = self.state.players[seat]
         if found.bankrupt:

@@ -19,7 +19,7 @@ BUILDINGS = ("house", "hotel")
 def lot_name(turn: Turn, auction: dict) -> str:
     if auction.get("deed") is not None:
         return turn.edition.spaces[auction["deed"]].name
-    return Phrase("a hotel" if auction["building"] == "hotel" else "a house")
+    return Phrase("a hotel") if auction["building"] == "hotel" else Phrase("a house")
 
 
 def unowned_deed(turn: Turn) -> Space:
@@ -71,13 +71,10 @@ def auction_open(turn: Turn) -> None:
     if building is not None:
         if building not in BUILDINGS:
             raise RuleError("input", "The building is a house or a hotel")
-        if getattr(turn.state, f"{building}s") < 1:
-            raise RuleError(
-                "B5",
-                "The bank has no hotel left"
-                if building == "hotel"
-                else "The bank has no house left",
-            )
+        if building == "hotel" and turn.state.hotels < 1:
+            raise RuleError("B5", "The bank has no hotel left")
+        if building == "house" and turn.state.houses < 1:
+            raise RuleError("B5", "The bank has no house left")
         lot = {"building": building, "deed": None, "minimum": lowest_house_price(turn)}
     else:
         if turn.state.settings.no_auctions and not turn.state.to_auction:

@@ -12,6 +12,7 @@ import hmac
 from urllib.parse import urlencode
 
 from flask import abort, redirect, request, session
+from flask_babel import gettext
 
 from ..models import Game, db
 
@@ -45,7 +46,7 @@ def require_banker():
     if game is None:
         abort(404)
     if not is_banker(game):
-        abort(403, "This page is the banker's: open the banker link on this phone.")
+        abort(403, gettext("This page is the banker's: open the banker link on this phone."))
     if request.args.get("key") and request.method == "GET":
         remember_banker(game)  # the banker link: remember this device, drop the key from the URL
         args = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "key"])

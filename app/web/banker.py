@@ -25,16 +25,16 @@ from ..rules.edition import Space
 from ..rules.rent import rent_due
 from .auth import is_banker, remember_banker
 from .present import game_view, history
-from .words import refused, said
+from .words import N_, refused, said
 
 bp = Blueprint("banker", __name__)
 
 FORM_META = ("csrf_token", "kind", "key", "version")
 PALETTE = ["#e03131", "#1971c2", "#2f9e44", "#f08c00", "#7048e8", "#0c8599", "#d6336c", "#495057"]
 MODES = {
-    "classic": "Classic: play until one player is left",
-    "short": "Short game: two deeds dealt, ends at the second bankruptcy",
-    "timed": "Time-limited: two deeds dealt, ends at a set time",
+    "classic": N_("Classic: play until one player is left"),
+    "short": N_("Short game: two deeds dealt, ends at the second bankruptcy"),
+    "timed": N_("Time-limited: two deeds dealt, ends at a set time"),
 }
 
 
@@ -51,31 +51,31 @@ class Option:
 
 
 REFUSED_LABELS = {
-    "buy": "Buy",
-    "decline": "Decline",
-    "rent": "Pay rent",
-    "tax": "Pay the tax",
-    "card": "Card",
-    "visit": "Just landing",
-    "go_to_jail": "Go to jail",
-    "pass_go": "Collect salary",
-    "jail_fine": "Pay the fine",
-    "jail_card": "Use Get Out of Jail Free",
-    "jail_doubles": "Doubles: leave jail",
-    "bank_pay": "The bank pays",
-    "bank_collect": "Pay the bank",
-    "transfer": "Pay",
-    "build": "Build",
-    "mortgage": "Mortgage",
-    "lift": "Lift the mortgage",
-    "trade": "Trade",
-    "bid": "Bid",
-    "auction_close": "Close the auction",
-    "bankrupt": "Declare bankruptcy",
-    "deal": "Deal",
-    "end_game": "End the game",
-    "parking_pot": "Take the pot",
-    UNDO: "Undo",
+    "buy": N_("Buy"),
+    "decline": N_("Decline"),
+    "rent": N_("Pay rent"),
+    "tax": N_("Pay the tax"),
+    "card": N_("Card"),
+    "visit": N_("Just landing"),
+    "go_to_jail": N_("Go to jail"),
+    "pass_go": N_("Collect salary"),
+    "jail_fine": N_("Pay the fine"),
+    "jail_card": N_("Use Get Out of Jail Free"),
+    "jail_doubles": N_("Doubles: leave jail"),
+    "bank_pay": N_("The bank pays"),
+    "bank_collect": N_("Pay the bank"),
+    "transfer": N_("Pay"),
+    "build": N_("Build"),
+    "mortgage": N_("Mortgage"),
+    "lift": N_("Lift the mortgage"),
+    "trade": N_("Trade"),
+    "bid": N_("Bid"),
+    "auction_close": N_("Close the auction"),
+    "bankrupt": N_("Declare bankruptcy"),
+    "deal": N_("Deal"),
+    "end_game": N_("End the game"),
+    "parking_pot": N_("Take the pot"),
+    UNDO: N_("Undo"),
 }
 
 
@@ -86,7 +86,7 @@ def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "p
         text = label or said(outcome.lines, bank.edition_of(game), outcome.text, kind == UNDO)
         return Option(kind, payload, text, style=style)
     except RuleError as refusal:
-        fallback = label or REFUSED_LABELS.get(kind, kind)
+        fallback = label or _(REFUSED_LABELS.get(kind, kind))
         return Option(kind, payload, fallback, refused(refusal), style)
 
 
@@ -313,7 +313,10 @@ class Landing:
         options = [self.offer("tax", space=space.index)]
         if space.percent and self.state.settings.income_tax_percent:
             # T1: the player chooses before the total worth is worked out, so no figure here.
-            label = f"Pay {space.percent}% of total worth (worked out after choosing)"
+            label = _(
+                "Pay %(percent)s%% of total worth (worked out after choosing)",
+                percent=space.percent,
+            )
             options.append(self.offer("tax", "secondary", label, space=space.index, percent=True))
         return options
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, request
+from flask_babel import gettext as _
 
 from .. import bank
 from ..rules import apply, new_game, score_breakdown, standing
@@ -46,7 +47,7 @@ def deal(game_id: str):
     state = bank.state_of(game)
     hands = [request.args.getlist(f"hand{p.seat}") for p in state.players]
     option = offer(game, "deal", {"hands": hands}) if any(hands) else None
-    dealt = offer(game, "deal", {"hands": bank.random_hands(game)}, label="Deal at random")
+    dealt = offer(game, "deal", {"hands": bank.random_hands(game)}, label=_("Deal at random"))
     return page("deal.html", game, hands=hands, option=option, random_deal=dealt)
 
 

@@ -17,6 +17,7 @@ from flask import (
     stream_with_context,
     url_for,
 )
+from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import select
 
@@ -228,5 +229,6 @@ def new_link(game_id: str, seat: int):
         abort(404)
     player.token = new_token()
     db.session.commit()
-    flash(f"New link for {bank.state_of(game).players[seat].name}: the old one no longer works")
+    name = bank.state_of(game).players[seat].name
+    flash(_("New link for %(player)s: the old one no longer works", player=name))
     return redirect(url_for("players.codes", game_id=game_id) + f"#seat{seat}")

@@ -9,14 +9,17 @@ from ..rules import HOTEL, GameState
 from ..rules.edition import Edition, Group
 from ..rules.property import lift_cost
 from .banker import Option, load, offer, page
+from .words import N_
 
 bp = Blueprint("property", __name__, url_prefix="/g/<game_id>")
 
 PRESETS = [
-    (0, "No buildings"),
-    (1, "1 house on each"),
-    *((n, f"{n} houses on each") for n in range(2, 5)),
-    (HOTEL, "Hotels"),
+    (0, N_("No buildings")),
+    (1, N_("1 house on each")),
+    (2, N_("2 houses on each")),
+    (3, N_("3 houses on each")),
+    (4, N_("4 houses on each")),
+    (HOTEL, N_("Hotels")),
 ]
 
 

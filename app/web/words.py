@@ -7,7 +7,13 @@ from flask_babel import gettext
 from ..rules import Edition, RuleError
 from ..rules.words import sentence
 
-UNDO_PREFIX = "Undo:"
+
+def N_(text: str) -> str:  # noqa: N802  (the usual name of gettext's no-op marker)
+    """Marks words for translation where they are defined; they are translated when shown."""
+    return text
+
+
+UNDO_PREFIX = N_("Undo:")
 
 
 def said(lines: list | None, edition: Edition, fallback: str = "", undo: bool = False) -> str:
