@@ -20,6 +20,9 @@ class RuleError(Exception):
         self.params = params
         self.money = plain_money  # the rules core sets the edition's own on the way out
 
+    def __str__(self) -> str:
+        return self.message
+
     @property
     def message(self) -> str:
         return self.text()
