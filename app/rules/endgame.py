@@ -144,12 +144,9 @@ def auction_close(turn: Turn) -> None:
 
 def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
     """B5: the building won goes on one of the winner's streets, evenly, for the bid."""
-    group = colour_group(turn, winner)
     street = turn.deed()
-    if street.index not in group.deeds:
-        raise RuleError(
-            "input", "{street} is not in the {group} group", street=street.name, group=group.name
-        )
+    turn.payload = {**turn.payload, "group": street.group}
+    group = colour_group(turn, winner)
     new = [turn.state.deeds[i].houses for i in group.deeds]
     at = group.deeds.index(street.index)
     new[at] = HOTEL if auction["building"] == "hotel" else new[at] + 1
