@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .actions import Turn, action, whole_number
+from .actions import Turn, action, apply, whole_number
 from .edition import Group
 from .errors import RuleError
 from .state import HOTEL, GameState, PlayerState
@@ -376,3 +376,47 @@ def trade(turn: Turn) -> None:
     to_player = hand_over(turn, partner, player, take)
     settle_mortgaged(turn, partner, to_partner, lift_now)
     settle_mortgaged(turn, player, to_player, lift_now)
+
+
+# -- trades offered to a player's own phone ------------------------------------------------------
+
+
+@action("trade_offer")
+def trade_offer(turn: Turn) -> None:
+    """A trade put to the partner, who accepts or declines it on their own phone."""
+    trade_payload = {k: v for k, v in turn.payload.items() if k != "lift"}
+    apply(turn.state, turn.edition, "trade", trade_payload)  # refused now: not offered
+    player, partner = turn.player(), turn.player("partner")
+    turn.state.offers_made += 1
+    turn.state.offers.append({"id": turn.state.offers_made, "trade": trade_payload})
+    turn.say("{player} offers {partner} a trade", player=player.name, partner=partner.name)
+
+
+def find_offer(turn: Turn) -> dict:
+    wanted = whole_number(turn.payload.get("offer"), "The offer", 1, 10**9)
+    offer = next((o for o in turn.state.offers if o["id"] == wanted), None)
+    if offer is None:
+        raise RuleError("X1", "That trade offer is no longer open")
+    return offer
+
+
+@action("trade_accept")
+def trade_accept(turn: Turn) -> None:
+    """X1-X3, M4: the partner says yes, choosing lift-now for mortgaged deeds received."""
+    offer, player = find_offer(turn), turn.player()
+    if str(player.seat) != str(offer["trade"]["partner"]):
+        raise RuleError("X1", "Only {player} can accept this trade", player=player.name)
+    turn.state.offers.remove(offer)
+    turn.payload = {**offer["trade"], "lift": turn.payload.get("lift") or []}
+    trade(turn)
+
+
+@action("trade_decline")
+def trade_decline(turn: Turn) -> None:
+    """The partner says no, or the proposer withdraws: nothing changes hands."""
+    offer, player = find_offer(turn), turn.player()
+    sides = {str(offer["trade"]["player"]), str(offer["trade"]["partner"])}
+    if str(player.seat) not in sides:
+        raise RuleError("X1", "{player} is not part of this trade", player=player.name)
+    turn.state.offers.remove(offer)
+    turn.say("{player} declines the trade", player=player.name)

@@ -55,6 +55,8 @@ class GameState:
     auction: dict | None = None  # the lot on sale, the highest bid and bidder (P1, B5, K3)
     to_auction: list[int] = field(default_factory=list)  # deeds waiting for their auction (K3)
     bankruptcies: int = 0  # SG3: the second one ends a short game
+    offers: list[dict] = field(default_factory=list)  # trades waiting for the partner's yes
+    offers_made: int = 0
 
     def copy(self) -> GameState:
         return replace(
@@ -64,6 +66,7 @@ class GameState:
             deeds={i: replace(d) for i, d in self.deeds.items()},
             auction=dict(self.auction) if self.auction else None,
             to_auction=list(self.to_auction),
+            offers=list(self.offers),
         )
 
     def to_dict(self) -> dict:
@@ -85,6 +88,8 @@ class GameState:
             auction=data.get("auction"),
             to_auction=data.get("to_auction", []),
             bankruptcies=data.get("bankruptcies", 0),
+            offers=data.get("offers", []),
+            offers_made=data.get("offers_made", 0),
         )
 
     def in_play(self) -> list[PlayerState]:

@@ -31,7 +31,14 @@ from .words import refused, said
 
 bp = Blueprint("players", __name__)
 
-PLAYER_ACTIONS = {"transfer": "from", "bank_collect": "player", "bid": "player"}
+# What a player's own phone may do, and the field that is forced to their own seat.
+PLAYER_ACTIONS = {
+    "transfer": "from",
+    "bank_collect": "player",
+    "bid": "player",
+    "trade_accept": "player",
+    "trade_decline": "player",
+}
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
 KEEPALIVE = 15
 
@@ -76,6 +83,17 @@ def standings(game: Game) -> list[tuple[int, int]]:
 # -- the player's own page -----------------------------------------------------------------
 
 
+def offers_to(game: Game, state, seat: int) -> list[tuple]:
+    """Trades offered to this player: what accepting does, and the way to say no."""
+    found = []
+    for pending in state.offers:
+        if str(pending["trade"]["partner"]) == str(seat):
+            who = {"player": seat, "offer": pending["id"]}
+            decline = offer(game, "trade_decline", who, style="danger")
+            found.append((offer(game, "trade_accept", who), decline))
+    return found
+
+
 @bp.get("/p/<token>")
 def player_page(token: str):
     player = player_by_token(token)
@@ -96,6 +114,7 @@ def player_page(token: str):
         worth=score(state, edition, seat),
         mine=own_history(game, seat)[:30],
         auction=state.auction,
+        offers=offers_to(game, state, seat),
     )
     if request.args.get("fragment"):
         return page("player_live.html", game, **context)

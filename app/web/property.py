@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, request
+from flask_babel import gettext as _
 
 from .. import bank
 from ..rules import HOTEL, GameState
@@ -127,11 +128,15 @@ def trade(game_id: str):
     game = load(game_id)
     state = bank.state_of(game)
     payload = trade_payload(state)
-    option = after = None
+    option = after = offer_option = None
     if payload and (payload["give"]["deeds"] or payload["take"]["deeds"] or "cash" in request.args):
         option = offer(game, "trade", payload)
         if not option.error:
             after = bank.preview(game, "trade", payload).state
+            partner = state.players[int(payload["partner"])].name
+            to_phone = {k: v for k, v in payload.items() if k != "lift"}
+            label = _("Or offer it on %(player)s's phone", player=partner)
+            offer_option = offer(game, "trade_offer", to_phone, label, "secondary")
     return page(
         "trade.html",
         game,
@@ -142,6 +147,7 @@ def trade(game_id: str):
         after=after,
         received_mortgaged=received_mortgaged(state, payload),
         lift_cost=lift_cost,
+        offer_option=offer_option,
     )
 
 
