@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
 from . import (
@@ -18,6 +19,7 @@ from .rules import load_editions
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = Path(__file__).resolve().parent / "editions"
 csrf = CSRFProtect()
+compress = Compress()
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -35,6 +37,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     db.init_app(app)
     i18n.register(app)
     csrf.init_app(app)
+    compress.init_app(app)  # a player's page in under 20 kB
 
     from .web import api, auth, banker, endgame, filters, players, property, pwa, security
 

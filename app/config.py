@@ -32,4 +32,14 @@ def defaults(instance: Path) -> dict:
         "SQLALCHEMY_DATABASE_URI": database_url(),
         "WTF_CSRF_TIME_LIMIT": None,  # a banker's phone stays open all evening
         "JSON_SORT_KEYS": False,
+        "COMPRESS_STREAMS": False,  # live streams must flush each event as it comes
+        "COMPRESS_MIMETYPES": [
+            "text/html",
+            "text/css",
+            "text/javascript",
+            "application/javascript",
+            "application/json",
+            "application/manifest+json",
+            "image/svg+xml",
+        ],
     }

@@ -1,0 +1,80 @@
+"""A player's page on a phone: light (20 kB first visit), live, and it comes back after the
+network drops (headless Chromium, 390x844)."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import PHONE
+from .test_banker_flow import start_game
+from .test_table_flows import own_phone, player_links
+
+BUDGET = 20_000
+
+
+def transferred_bytes(browser: Browser, url: str) -> tuple[int, list[str]]:
+    """Bytes on the wire for a first visit, as Chromium's network log counts them."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    sizes: dict[str, int] = {}
+    urls: dict[str, str] = {}
+    cdp.on(
+        "Network.requestWillBeSent", lambda e: urls.setdefault(e["requestId"], e["request"]["url"])
+    )
+    cdp.on(
+        "Network.dataReceived",
+        lambda e: sizes.__setitem__(
+            e["requestId"], sizes.get(e["requestId"], 0) + e["encodedDataLength"]
+        ),
+    )
+    cdp.on(
+        "Network.loadingFinished",
+        lambda e: sizes.__setitem__(
+            e["requestId"], max(sizes.get(e["requestId"], 0), int(e["encodedDataLength"]))
+        ),
+    )
+    page.goto(url)
+    page.wait_for_timeout(1500)  # the live stream opens and the icon and manifest load
+    context.close()
+    return sum(sizes.values()), sorted(urls.values())
+
+
+def test_a_player_page_loads_in_at_most_20_kb_all_resources_included(
+    browser: Browser, phone: Page, live_server
+):
+    start_game(phone, live_server)
+    links = player_links(phone, live_server)
+    total, urls = transferred_bytes(browser, links["Ana"])
+    assert all(u.startswith(live_server) for u in urls), "no third-party request"
+    assert any(u.endswith("app.css") for u in urls) and any(u.endswith("app.js") for u in urls)
+    print(json.dumps({"player_page_bytes": total, "requests": len(urls)}))
+    assert total <= BUDGET, f"{total} bytes for {urls}"
+
+
+def test_the_player_page_follows_the_game_live_and_after_the_network_drops(
+    browser: Browser, phone: Page, live_server
+):
+    start_game(phone, live_server)
+    links = player_links(phone, live_server)
+    bea = own_phone(browser, links["Bea"])
+    phone.goto(live_server + "/")
+    phone.locator(".list a").first.click()
+    dashboard = phone.url
+
+    def pay_bea(amount: int) -> None:
+        phone.goto(dashboard + f"money?kind=bank_pay&player=1&amount={amount}")
+        phone.get_by_role("button", name=f"The bank pays Bea ${amount}").click()
+
+    pay_bea(100)
+    expect(bea.locator("#balance")).to_have_text("$1,600")
+    bea.context.set_offline(True)
+    pay_bea(50)
+    bea.wait_for_timeout(500)
+    bea.context.set_offline(False)
+    expect(bea.locator("#balance")).to_have_text("$1,650", timeout=15_000)
+    assert bea.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload
+    bea.context.close()
