@@ -106,7 +106,7 @@ def main() -> None:
             player.goto(urls[-1] + link[link.index("/p/") :])
             player.wait_for_timeout(1000)
             delays, cash = [], 1500
-            for n in range(args.rounds):
+            for _ in range(args.rounds):
                 cash += 10
                 expected = f"${cash:,}"
                 player.evaluate(OBSERVE, expected)

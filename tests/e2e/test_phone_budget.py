@@ -4,6 +4,11 @@ network drops (headless Chromium, 390x844)."""
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -12,6 +17,7 @@ from .test_banker_flow import start_game
 from .test_table_flows import own_phone, player_links
 
 BUDGET = 20_000
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def transferred_bytes(browser: Browser, url: str) -> tuple[int, list[str]]:
@@ -78,3 +84,52 @@ def test_the_player_page_follows_the_game_live_and_after_the_network_drops(
     expect(bea.locator("#balance")).to_have_text("$1,650", timeout=15_000)
     assert bea.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload
     bea.context.close()
+
+
+def test_live_updates_cross_worker_processes(browser: Browser, tmp_path):
+    """Two server processes on one database: the banker on one, the player's page on the
+    other; the page follows the banker without a reload."""
+    db_url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    servers = [start_server(db_url) for _ in range(2)]
+    try:
+        (_, banker_url), (_, player_url) = servers
+        banker = browser.new_context(viewport=PHONE).new_page()
+        start_game(banker, banker_url)
+        links = player_links(banker, banker_url)
+        path = links["Bea"][links["Bea"].index("/p/") :]
+        bea = own_phone(browser, player_url + path)
+        expect(bea.locator("#balance")).to_have_text("$1,500")
+        banker.goto(banker_url + "/")
+        banker.locator(".list a").first.click()
+        banker.goto(banker.url + "money?kind=bank_pay&player=1&amount=75")
+        banker.get_by_role("button", name="The bank pays Bea $75").click()
+        expect(bea.locator("#balance")).to_have_text("$1,575")
+        bea.context.close()
+        banker.context.close()
+    finally:
+        for process, _ in servers:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+SERVE = (
+    "import sys; from waitress import serve; from app import create_app; "
+    "serve(create_app({'SQLALCHEMY_DATABASE_URI': sys.argv[1]}), host='127.0.0.1', "
+    "port=int(sys.argv[2]), threads=8)"
+)
+
+
+def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-c", SERVE, db_url, str(port)], cwd=ROOT)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process, f"http://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.1)
+    process.terminate()
+    raise RuntimeError("the server did not start")
