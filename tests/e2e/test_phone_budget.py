@@ -133,3 +133,36 @@ def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
             time.sleep(0.1)
     process.terminate()
     raise RuntimeError("the server did not start")
+
+
+def test_no_page_scrolls_sideways_on_a_360_px_phone(browser: Browser, live_server):
+    narrow = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    page = narrow.new_page()
+    start_game(page, live_server)
+    dashboard = page.url
+    for deed in ("Park Place", "Boardwalk"):
+        page.goto(dashboard)
+        page.get_by_role("link", name="Landed on…").click()
+        page.get_by_role("link", name="Ana").click()
+        page.locator(".space", has_text=deed).click()
+        page.locator("form.act button").first.click()
+    links = player_links(page, live_server)
+    paths = [
+        "",
+        "land/0",
+        "land/1/39",
+        "build?player=0",
+        "mortgages?player=0",
+        "trade?player=0&partner=1&give_deeds=39&cash=10&cash_from=partner",
+        "money?kind=bank_pay&player=0&amount=5",
+        "history",
+        "codes",
+        "results",
+        "bankrupt?player=1&owed=3000",
+    ]
+    pages = [dashboard + p for p in paths] + [links["Ana"], live_server + "/new"]
+    for url in pages:
+        page.goto(url)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{url} is {width} px wide"
+    narrow.close()

@@ -186,3 +186,16 @@ def test_h1_dashboard_shows_the_pot_and_pays_it_out_in_one_tap(client, app):
     assert "Bea takes the Free Parking pot of $200" in page
     do(client, game_id, "parking_pot", player=1)
     assert state(app, game_id).players[1].cash == 1700
+
+
+def test_m1_b1_dashboard_shows_each_deed_with_buildings_and_mortgage_at_a_glance(client):
+    game_id = new_game(client)
+    rich_with_greens(client, game_id)
+    do(client, game_id, "build", player=0, group="green", levels=[3, 3, 3])
+    do(client, game_id, "buy", player=0, deed=5)
+    do(client, game_id, "mortgage", player=0, deed=5)
+    page = client.get(f"/g/{game_id}/").text
+    green = US.groups["green"].colour
+    assert page.count(f'class="deed-chip" style="background: {green}"') == 3
+    assert re.search(r'class="deed-chip"[^>]*title="Pacific Avenue">3</span>', page)
+    assert 'class="deed-chip mortgaged"' in page and "Reading Railroad · mortgaged" in page
