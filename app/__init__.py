@@ -6,6 +6,7 @@ from pathlib import Path
 
 from flask import Flask
 from flask_compress import Compress
+from flask_migrate import Migrate, upgrade
 from flask_wtf.csrf import CSRFProtect
 
 from . import (
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = Path(__file__).resolve().parent / "editions"
 csrf = CSRFProtect()
 compress = Compress()
+migrate = Migrate()
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -52,6 +54,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
 
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     with app.app_context():
-        db.create_all()
+        upgrade()  # every game in progress is kept across versions of the app
     return app

@@ -20,9 +20,11 @@ def secret_key(instance: Path) -> str:
 
 
 def database_url() -> str:
+    """DATABASE_URL, with PostgreSQL through psycopg 3; else SQLite in instance/."""
     url = os.environ.get("DATABASE_URL", "sqlite:///tablebank.sqlite")
-    if url.startswith("postgres://"):
-        url = "postgresql://" + url.removeprefix("postgres://")
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            url = "postgresql+psycopg://" + url.removeprefix(prefix)
     return url
 
 

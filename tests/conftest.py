@@ -1,14 +1,55 @@
-"""Shared fixtures: editions straight from the product's files, an app on a fresh database."""
+"""Shared fixtures: editions straight from the product's files, an app on a fresh database.
+
+The database is SQLite in a temporary folder, or, when TEST_DATABASE_URL (or DATABASE_URL)
+names a PostgreSQL server, a new database on it for each test, dropped afterwards.
+"""
 
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
+from sqlalchemy import create_engine, text
 
 from app import EDITIONS, create_app
+from app.config import database_url as normalised
 from app.models import db
 from app.rules import load_editions, new_game
 
 ALL_EDITIONS = load_editions(EDITIONS)
+SERVER = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL") or ""
+POSTGRES = SERVER.startswith(("postgres://", "postgresql"))
+
+
+def postgres_admin():
+    os.environ.setdefault("DATABASE_URL", SERVER)
+    return create_engine(normalised(), isolation_level="AUTOCOMMIT")
+
+
+@pytest.fixture
+def database_url(request):
+    """A function giving a fresh, empty database URL for a test (SQLite or PostgreSQL)."""
+    made: list[str] = []
+
+    def make(tmp_path) -> str:
+        if not POSTGRES:
+            return f"sqlite:///{tmp_path / f'{uuid.uuid4().hex[:8]}.sqlite'}"
+        name = f"tb_{uuid.uuid4().hex[:12]}"
+        admin = postgres_admin()
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+        made.append(name)
+        return normalised().rsplit("/", 1)[0] + f"/{name}"
+
+    yield make
+    if made:
+        admin = postgres_admin()
+        with admin.connect() as connection:
+            for name in made:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 @pytest.fixture
@@ -34,16 +75,17 @@ def fresh(us):
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, database_url):
     app = create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path),
             "WTF_CSRF_ENABLED": False,
         }
     )
     yield app
     with app.app_context():
+        db.session.remove()
         db.engine.dispose()
 
 

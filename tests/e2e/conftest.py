@@ -39,8 +39,8 @@ def browser():
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'live.sqlite'}"})
+def live_server(tmp_path, database_url):
+    app = create_app({"SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

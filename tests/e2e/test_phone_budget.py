@@ -86,10 +86,10 @@ def test_the_player_page_follows_the_game_live_and_after_the_network_drops(
     bea.context.close()
 
 
-def test_live_updates_cross_worker_processes(browser: Browser, tmp_path):
+def test_live_updates_cross_worker_processes(browser: Browser, tmp_path, database_url):
     """Two server processes on one database: the banker on one, the player's page on the
     other; the page follows the banker without a reload."""
-    db_url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    db_url = database_url(tmp_path)
     servers = [start_server(db_url) for _ in range(2)]
     try:
         (_, banker_url), (_, player_url) = servers
