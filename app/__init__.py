@@ -57,4 +57,5 @@ def create_app(overrides: dict | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     with app.app_context():
         upgrade()  # every game in progress is kept across versions of the app
+        db.engine.dispose()  # no connection crosses a fork into a worker process
     return app

@@ -27,6 +27,7 @@ class Watcher:
         self.watching: dict[str, int] = {}  # game id -> number of open streams
         self.changed = threading.Condition()
         self.thread: threading.Thread | None = None
+        self.stopped = threading.Event()
 
     def bump(self, game_id: str, version: int) -> None:
         with self.changed:
@@ -41,7 +42,7 @@ class Watcher:
         with self.changed:
             self.watching[game_id] = self.watching.get(game_id, 0) + 1
             try:
-                while self.versions.get(game_id, -1) <= seen:
+                while self.versions.get(game_id, -1) <= seen and not self.stopped.is_set():
                     left = deadline - time.monotonic()
                     if left <= 0:
                         break
@@ -54,12 +55,20 @@ class Watcher:
 
     def _start(self) -> None:
         with self.changed:
-            if self.thread is None or not self.thread.is_alive():
+            if not self.stopped.is_set() and (self.thread is None or not self.thread.is_alive()):
                 self.thread = threading.Thread(target=self._run, name="live-watcher", daemon=True)
                 self.thread.start()
 
+    def stop(self) -> None:
+        """End the watcher thread (a server shutting down); waiting streams wake at once."""
+        self.stopped.set()
+        with self.changed:
+            self.changed.notify_all()
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+
     def _run(self) -> None:
-        while True:
+        while not self.stopped.is_set():
             with self.changed:
                 ids = list(self.watching)
             if ids:

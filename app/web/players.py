@@ -182,7 +182,7 @@ def stream(game: Game) -> Response:
     def events():
         last, stop = seen, time.monotonic() + STREAM_SECONDS
         yield "retry: 1000\n\n"
-        while time.monotonic() < stop:
+        while time.monotonic() < stop and not watcher(app).stopped.is_set():
             version = watcher(app).wait(game_id, last, KEEPALIVE)
             if version > last:
                 last = version

@@ -10,6 +10,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from app import create_app
+from app.live import watcher
 from app.models import db
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -45,8 +46,10 @@ def live_server(tmp_path, database_url):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
+    watcher(app).stop()
     server.shutdown()
     with app.app_context():
+        db.session.remove()
         db.engine.dispose()
 
 

@@ -35,6 +35,7 @@ def test_a_game_made_at_the_first_migration_survives_the_upgrade(tmp_path: Path,
     actions = f"/api/games/{created['id']}/actions"
     client.post(actions, json={"kind": "buy", "player": 0, "deed": 39}, headers=headers)
     with old.app_context():
+        db.session.remove()
         db.engine.dispose()
 
     new = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})  # upgrades to head
@@ -49,4 +50,5 @@ def test_a_game_made_at_the_first_migration_survives_the_upgrade(tmp_path: Path,
     players = rent.get_json()["game"]["players"]
     assert [p["cash"] for p in players] == [1100 + 50, 1450, 1500]
     with new.app_context():
+        db.session.remove()
         db.engine.dispose()

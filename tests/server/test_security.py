@@ -68,6 +68,7 @@ def guarded(tmp_path, database_url):
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
     yield app
     with app.app_context():
+        db.session.remove()
         db.engine.dispose()
 
 
