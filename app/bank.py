@@ -58,7 +58,8 @@ def create_game(setup: dict) -> Game:
     """A new game from its setup (edition, players, settings): the log's starting point."""
     if not isinstance(setup, dict):
         raise RuleError("input", "A new game is a JSON object")
-    edition = editions().get(setup.get("edition"))
+    chosen = setup.get("edition")
+    edition = editions().get(chosen) if isinstance(chosen, str) else None
     if edition is None:
         raise RuleError("input", "Choose an edition")
     state = new_game(edition, setup)

@@ -126,6 +126,11 @@ class Turn:
             raise RuleError("input", "{space} is not a deed", space=space.name)
         return space
 
+    def text(self, key: str) -> str:
+        """A name from the payload (a card id, a group id); anything but text is no name."""
+        value = self.payload.get(key)
+        return value if isinstance(value, str) else ""
+
     def say(self, template: str, **params: object) -> None:
         """Add to what the action did, as a template and its values (see words.py)."""
         self.lines.append((template, params))
@@ -406,7 +411,7 @@ def pass_go(turn: Turn) -> None:
 
 
 def _card(turn: Turn) -> Card:
-    card = turn.edition.cards.get(turn.payload.get("card"))
+    card = turn.edition.cards.get(turn.text("card"))
     if card is None:
         raise RuleError("input", "Unknown card")
     return card

@@ -47,7 +47,7 @@ def street_change(old: int, new: int, price: int, needed: int) -> tuple[int, int
 
 
 def colour_group(turn: Turn, player: PlayerState) -> Group:
-    group = turn.edition.groups.get(turn.payload.get("group"))
+    group = turn.edition.groups.get(turn.text("group"))
     if group is None or group.house_price is None:
         raise RuleError("input", "Choose a colour group")
     strangers = [i for i in group.deeds if turn.state.deeds[i].owner != player.seat]

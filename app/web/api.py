@@ -36,7 +36,7 @@ def body() -> dict:
 
 def split_action(data: dict) -> tuple[str, dict]:
     kind = data.get("kind")
-    if kind != UNDO and kind not in ACTIONS:
+    if not isinstance(kind, str) or (kind != UNDO and kind not in ACTIONS):
         raise RuleError("input", f"Unknown action {kind!r}")
     meta = ("kind", "idempotency_key", "expected_version")
     return kind, {k: v for k, v in data.items() if k not in meta}
