@@ -7,6 +7,7 @@ from flask_babel import gettext as _
 
 from .. import bank
 from ..rules import apply, new_game, score_breakdown, standing
+from ..rules.property import lift_cost
 from .banker import load, offer, page
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
@@ -37,7 +38,25 @@ def bankrupt(game_id: str):
         "lift": args.getlist("lift"),
     }
     option = offer(game, "bankrupt", fields, style="danger") if fields["owed"] else None
-    return page("bankrupt.html", game, fields=fields, option=option)
+    return page(
+        "bankrupt.html", game, fields=fields, option=option, mortgaged=mortgaged_of(game, fields)
+    )
+
+
+def mortgaged_of(game, fields: dict) -> list:
+    """K2, M4: the debtor's mortgaged deeds, for the creditor to lift now or keep mortgaged."""
+    seat = fields["player"] or ""
+    if not (seat.isascii() and seat.isdigit()) or not fields["creditor"]:
+        return []
+    state, edition = bank.state_of(game), bank.edition_of(game)
+    if int(seat) >= len(state.players):
+        return []
+    held = state.held_by(int(seat))
+    return [
+        (edition.spaces[i], lift_cost(edition.spaces[i].mortgage))
+        for i in held
+        if state.deeds[i].mortgaged
+    ]
 
 
 @bp.get("/deal")

@@ -85,7 +85,11 @@ def build(game_id: str):
                     "streets": street_options(game, state, seat, group),
                 }
             )
-    return page("build.html", game, seat=seat, groups=groups)
+    shortage = [
+        offer(game, "auction_open", {"building": building}, style="secondary")
+        for building in ("house", "hotel")
+    ]
+    return page("build.html", game, seat=seat, groups=groups, shortage=shortage)
 
 
 @bp.get("/mortgages")

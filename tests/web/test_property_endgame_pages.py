@@ -199,3 +199,22 @@ def test_m1_b1_dashboard_shows_each_deed_with_buildings_and_mortgage_at_a_glance
     assert page.count(f'class="deed-chip" style="background: {green}"') == 3
     assert re.search(r'class="deed-chip"[^>]*title="Pacific Avenue">3</span>', page)
     assert 'class="deed-chip mortgaged"' in page and "Reading Railroad · mortgaged" in page
+
+
+def test_b5_the_build_page_opens_an_auction_for_a_building_in_short_supply(client, app):
+    game_id = new_game(client)
+    page = client.get(f"/g/{game_id}/build").text
+    assert "The bank auctions a house" in page and "The bank auctions a hotel" in page
+    do(client, game_id, "auction_open", building="house")
+    assert state(app, game_id).auction["building"] == "house"
+
+
+def test_k2_m4_the_creditor_chooses_lift_now_or_later_for_each_mortgaged_deed(client, app):
+    game_id = new_game(client)
+    do(client, game_id, "buy", player=1, deed=5)
+    do(client, game_id, "mortgage", player=1, deed=5)
+    page = client.get(f"/g/{game_id}/bankrupt?player=1&owed=3000&creditor=0").text
+    assert "Lift Reading Railroad now ($110)" in page
+    assert "Ana pays $10 interest and keeps Reading Railroad mortgaged" in page
+    lifted = client.get(f"/g/{game_id}/bankrupt?player=1&owed=3000&creditor=0&lift=5").text
+    assert "Ana lifts Reading Railroad now for $110" in lifted
