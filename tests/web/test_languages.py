@@ -46,3 +46,17 @@ def test_the_same_log_reads_in_each_language(client):
     assert "Bea collects $200 salary" in client.get(f"/g/{game_id}/history?lang=en").text
     assert "Bea cobra $200 de sueldo" in client.get(f"/g/{game_id}/history?lang=es").text
     assert "Bea が給料 $200 を受け取る" in client.get(f"/g/{game_id}/history?lang=ja").text
+
+
+def test_every_text_is_translated_into_spanish_and_japanese():
+    from babel.messages.pofile import read_po
+
+    from app import ROOT
+
+    folder = ROOT / "app" / "translations"
+    with open(folder / "messages.pot", "rb") as pot:
+        wanted = {m.id for m in read_po(pot) if m.id}
+    for language in ("es", "ja"):
+        with open(folder / language / "LC_MESSAGES" / "messages.po", "rb") as po:
+            done = {m.id for m in read_po(po) if m.id and m.string}
+        assert wanted <= done, (language, sorted(wanted - done)[:5])
