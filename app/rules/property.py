@@ -241,6 +241,14 @@ def mortgage(turn: Turn) -> None:
     )
 
 
+def pay_lift(turn: Turn, owner: PlayerState, deed) -> int:
+    """M3, M4: the owner pays the value plus 10% and the deed is free of its mortgage."""
+    cost = lift_cost(deed.mortgage)
+    turn.pay(owner, None, cost)
+    turn.state.deeds[deed.index].mortgaged = False
+    return cost
+
+
 @action("lift")
 def lift(turn: Turn) -> None:
     """M3, M5: only the owner lifts, paying the value plus 10%."""
@@ -248,9 +256,7 @@ def lift(turn: Turn) -> None:
     deed = own_deed(turn, player)
     if not turn.state.deeds[deed.index].mortgaged:
         raise RuleError("M3", "{deed} is not mortgaged", deed=deed.name)
-    cost = lift_cost(deed.mortgage)
-    turn.pay(player, None, cost)
-    turn.state.deeds[deed.index].mortgaged = False
+    cost = pay_lift(turn, player, deed)
     turn.say(
         "{player} lifts the mortgage on {deed} for {amount:money}",
         player=player.name,
@@ -319,9 +325,7 @@ def settle_mortgaged(turn: Turn, taker: PlayerState, received: list, lift_now: s
     """M4: 10% at once for each mortgaged deed received, or the value as well to lift it now."""
     for space in received:
         if space.index in lift_now:
-            cost = lift_cost(space.mortgage)
-            turn.pay(taker, None, cost)
-            turn.state.deeds[space.index].mortgaged = False
+            cost = pay_lift(turn, taker, space)
             turn.say(
                 "{player} lifts {deed} now for {amount:money}",
                 player=taker.name,
