@@ -324,3 +324,10 @@ def test_sg4_score_counts_mortgaged_deeds_at_half_and_hotels_with_their_houses(u
         "hotels": 2 * hotel,
         "total": 1500 + 750 + 100 + 2 * hotel,
     }
+
+
+def test_s2_the_bank_never_goes_broke(fresh, us):
+    state = fresh
+    for _ in range(3):
+        state = apply(state, us, "bank_pay", {"player": 0, "amount": 1_000_000}).state
+    assert state.players[0].cash == 1500 + 3_000_000
