@@ -379,10 +379,15 @@ def visit(turn: Turn) -> None:
     turn.arrive(player, space)
     turn.say("{player} lands on {space}", player=player.name, space=space.name)
     if space.kind == "parking" and turn.state.pot:
-        jackpot = turn.state.pot
-        turn.state.pot = 0
-        turn.pay(None, player, jackpot)
+        jackpot = take_pot(turn, player)
         turn.say("takes the Free Parking pot of {amount:money}", amount=jackpot)
+
+
+def take_pot(turn: Turn, player: PlayerState) -> int:
+    """H1: the Free Parking pot goes to the player, all of it; returns how much."""
+    jackpot, turn.state.pot = turn.state.pot, 0
+    turn.pay(None, player, jackpot)
+    return jackpot
 
 
 def _refuse_if_due(turn: Turn, player: PlayerState, space: Space) -> None:

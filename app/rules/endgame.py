@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .actions import Turn, action, whole_number
+from .actions import Turn, action, take_pot, whole_number
 from .edition import Space
 from .errors import RuleError
 from .property import colour_group, level, set_levels, settle_mortgaged
@@ -153,9 +153,8 @@ def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
     heights = [level(n, turn.state) for n in new]
     if max(heights) - min(heights) > 1 or (auction["building"] == "house" and new[at] > 4):
         raise RuleError("B2", "A building on {street} breaks evenness", street=street.name)
-    cost = set_levels(turn, winner, group, new)
-    turn.pay(None, winner, cost)  # the bid replaces the printed price
-    turn.pay(winner, None, auction["bid"])
+    turn.pay(winner, None, auction["bid"])  # the bid replaces the printed price
+    set_levels(turn, winner, group, new, pay=False)
 
 
 # -- bankruptcy --------------------------------------------------------------------------------
@@ -298,8 +297,7 @@ def parking_pot(turn: Turn) -> None:
         raise RuleError("H1", "This game has no Free Parking jackpot")
     if not turn.state.pot:
         raise RuleError("H1", "The Free Parking pot is empty")
-    jackpot, turn.state.pot = turn.state.pot, 0
-    turn.pay(None, player, jackpot)
+    jackpot = take_pot(turn, player)
     turn.say(
         "{player} takes the Free Parking pot of {amount:money}", player=player.name, amount=jackpot
     )

@@ -125,9 +125,11 @@ def build(turn: Turn) -> None:
     )
 
 
-def set_levels(turn: Turn, player: PlayerState, group: Group, new: list[int]) -> int:
-    """Move the group's buildings to `new`, with the bank's supply and money; returns the cost
-    (negative: a refund)."""
+def set_levels(
+    turn: Turn, player: PlayerState, group: Group, new: list[int], pay: bool = True
+) -> int:
+    """Move the group's buildings to `new`, with the bank's supply and (unless `pay` is off:
+    a building won at auction) the money; returns the cost, negative for a refund."""
     deeds = [turn.state.deeds[i] for i in group.deeds]
     old = [d.houses for d in deeds]
     needed = turn.state.settings.houses_for_hotel
@@ -138,9 +140,9 @@ def set_levels(turn: Turn, player: PlayerState, group: Group, new: list[int]) ->
     hotels = new.count(HOTEL) - old.count(HOTEL)
     check_supply(turn, old, new, houses, hotels)
     cost = sum(m for m, _ in changes)
-    if cost > 0:
+    if pay and cost > 0:
         turn.pay(player, None, cost)
-    else:
+    elif pay:
         turn.pay(None, player, -cost)
     turn.state.houses -= houses
     turn.state.hotels -= hotels

@@ -258,10 +258,10 @@ def land(game_id: str, seat: int, index: int):
 class Landing:
     """The one action a space calls for, as buttons with their computed amounts."""
 
-    def __init__(self, game, state: GameState, edition: Edition, seat: int, space: Space, go):
+    def __init__(self, game, state: GameState, edition: Edition, seat: int, space: Space, passed):
         self.game, self.state, self.edition = game, state, edition
         self.seat, self.space = seat, space
-        self.base = {"player": seat, "passed_go": go and space.index != 0}
+        self.base = {"player": seat, "passed_go": passed and space.index != 0}
         self.by_card = request.args.get("by_card") == "1"
         self.dice = request.args.get("dice", "")
 

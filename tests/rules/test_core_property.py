@@ -249,3 +249,13 @@ def test_x3_a_mortgaged_deed_may_be_traded(fresh):
     trade = {"player": 0, "partner": 2, "give": {"deeds": [5]}, "take": {"cash": 80}}
     after = apply(state, US, "trade", trade).state
     assert after.deeds[5].owner == 2 and after.deeds[5].mortgaged
+
+
+def test_b5_a_house_won_at_auction_costs_the_bid_not_the_printed_price(greens):
+    state = greens.copy()
+    state.houses, state.players[0].cash = 1, 160  # less than the 200 printed on the greens
+    state = apply(state, US, "auction_open", {"building": "house"}).state
+    state = apply(state, US, "bid", {"player": 0, "amount": 150}).state
+    after = apply(state, US, "auction_close", {"deed": GREENS[1]}).state
+    assert after.players[0].cash == 10
+    assert after.deeds[GREENS[1]].houses == 1 and after.houses == 0
