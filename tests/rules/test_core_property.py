@@ -252,10 +252,10 @@ def test_x3_a_mortgaged_deed_may_be_traded(fresh):
 
 
 def test_b5_a_house_won_at_auction_costs_the_bid_not_the_printed_price(greens):
-    state = greens.copy()
-    state.houses, state.players[0].cash = 1, 160  # less than the 200 printed on the greens
+    state = holding(greens, 1, *US.groups["brown"].deeds)  # bidding may start at 50
+    state.houses, state.players[0].cash = 1, 100  # less than the 200 printed on the greens
     state = apply(state, US, "auction_open", {"building": "house"}).state
-    state = apply(state, US, "bid", {"player": 0, "amount": 150}).state
+    state = apply(state, US, "bid", {"player": 0, "amount": 60}).state
     after = apply(state, US, "auction_close", {"deed": GREENS[1]}).state
-    assert after.players[0].cash == 10
+    assert after.players[0].cash == 40
     assert after.deeds[GREENS[1]].houses == 1 and after.houses == 0
