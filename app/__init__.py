@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, jsonify, request
 from flask_compress import Compress
-from flask_migrate import Migrate, upgrade
+from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.exceptions import HTTPException
 
-from . import (
-    db_setup,  # noqa: F401  (SQLite connection settings)
-    i18n,
-)
-from .config import defaults
+from . import db_setup, i18n
+from .config import configure
 from .models import db
 from .rules import load_editions
 
@@ -31,9 +29,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
-    app.config.from_mapping(defaults(Path(app.instance_path)))
-    app.config.from_pyfile("config.py", silent=True)
-    app.config.from_mapping(overrides or {})
+    configure(app, overrides)  # defaults < instance/config.py < environment < overrides
     app.extensions["tablebank.editions"] = load_editions(EDITIONS)
 
     db.init_app(app)
@@ -53,9 +49,21 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(pwa.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
+    app.register_error_handler(HTTPException, api_errors_as_json)
 
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
-    with app.app_context():
-        upgrade()  # every game in progress is kept across versions of the app
-        db.engine.dispose()  # no connection crosses a fork into a worker process
+    if app.config["UPGRADE_ON_START"]:
+        db_setup.upgrade_schema(app)  # every game in progress is kept across versions
     return app
+
+
+def api_errors_as_json(error: HTTPException):
+    """Under /api even a URL or method no route knows is answered in JSON, with words."""
+    if not request.path.startswith("/api/"):
+        return error
+    answer = jsonify({"error": error.description, "rule": "http"})
+    answer.status_code = error.code or 500
+    for name, value in error.get_response().headers.items():
+        if name.lower() not in ("content-type", "content-length"):
+            answer.headers[name] = value  # Allow on a 405
+    return answer

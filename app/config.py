@@ -1,4 +1,13 @@
-"""Configuration: safe defaults for a laptop at home, the environment for a server."""
+"""Configuration: safe defaults for a laptop at home, instance/config.py and the environment
+for a server.
+
+Each layer overrides the one before: the defaults below; `instance/config.py` (upper-case
+names, for example `DATABASE_URL = "postgresql://..."` and `SECRET_KEY = "..."`); the
+environment (`DATABASE_URL`, `SECRET_KEY`, and any other setting as `TABLEBANK_<NAME>`, read
+as JSON when it parses, for example `TABLEBANK_MAX_CONTENT_LENGTH=131072`); last, what the
+caller passes to `create_app` (the tests). `DATABASE_URL` and `SQLALCHEMY_DATABASE_URI` name
+the same setting; `postgres://` and `postgresql://` URLs go through psycopg 3.
+"""
 
 from __future__ import annotations
 
@@ -6,42 +15,81 @@ import os
 import secrets
 from pathlib import Path
 
+from flask import Config, Flask
 
-def secret_key(instance: Path) -> str:
-    """SECRET_KEY from the environment, else one made once and kept in instance/."""
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
-    path = instance / "secret_key"
-    if not path.exists():
-        instance.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+EMBEDDED_DATABASE = "sqlite:///tablebank.sqlite"  # Flask-SQLAlchemy puts it in instance/
+ENVIRONMENT = ("DATABASE_URL", "SECRET_KEY")
+PREFIX = "TABLEBANK"
+
+DEFAULTS = {
+    "SQLALCHEMY_DATABASE_URI": EMBEDDED_DATABASE,
+    "UPGRADE_ON_START": True,  # bring the schema to the newest migration when the app starts
+    "WTF_CSRF_TIME_LIMIT": None,  # a banker's phone stays open all evening
+    "SESSION_COOKIE_SAMESITE": "Lax",  # the banker's session never rides a cross-site POST
+    "MAX_CONTENT_LENGTH": 64 * 1024,  # the largest action or form is well under 4 kB
+    "JSON_SORT_KEYS": False,
+    "COMPRESS_STREAMS": False,  # live streams must flush each event as it comes
+    "COMPRESS_MIMETYPES": [
+        "text/html",
+        "text/css",
+        "text/javascript",
+        "application/javascript",
+        "application/json",
+        "application/manifest+json",
+        "image/svg+xml",
+    ],
+}
 
 
-def database_url() -> str:
-    """DATABASE_URL, with PostgreSQL through psycopg 3; else SQLite in instance/."""
-    url = os.environ.get("DATABASE_URL", "sqlite:///tablebank.sqlite")
+def with_driver(url: str) -> str:
+    """PostgreSQL URLs as a hosting service gives them, through the psycopg 3 driver."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            url = "postgresql+psycopg://" + url.removeprefix(prefix)
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
     return url
 
 
-def defaults(instance: Path) -> dict:
-    return {
-        "SECRET_KEY": secret_key(instance),
-        "SQLALCHEMY_DATABASE_URI": database_url(),
-        "WTF_CSRF_TIME_LIMIT": None,  # a banker's phone stays open all evening
-        "JSON_SORT_KEYS": False,
-        "COMPRESS_STREAMS": False,  # live streams must flush each event as it comes
-        "COMPRESS_MIMETYPES": [
-            "text/html",
-            "text/css",
-            "text/javascript",
-            "application/javascript",
-            "application/json",
-            "application/manifest+json",
-            "image/svg+xml",
-        ],
-    }
+def database_url(url: str | None = None) -> str:
+    """The given URL, else DATABASE_URL, else SQLite in instance/; with the driver named."""
+    return with_driver(url or os.environ.get("DATABASE_URL") or EMBEDDED_DATABASE)
+
+
+def kept_secret(instance: Path) -> str:
+    """A secret key made once on this machine and kept in instance/ (owner-only)."""
+    path = instance / "secret_key"
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def from_file(app: Flask) -> dict:
+    found = Config(app.root_path)
+    found.from_pyfile(str(Path(app.instance_path) / "config.py"), silent=True)
+    return dict(found)
+
+
+def from_environment() -> dict:
+    found = Config("")
+    found.from_prefixed_env(PREFIX)
+    found.update({name: os.environ[name] for name in ENVIRONMENT if os.environ.get(name)})
+    return dict(found)
+
+
+def configure(app: Flask, overrides: dict | None = None) -> None:
+    for layer in (DEFAULTS, from_file(app), from_environment(), overrides or {}):
+        layer = dict(layer)
+        if "DATABASE_URL" in layer:
+            layer.setdefault("SQLALCHEMY_DATABASE_URI", layer.pop("DATABASE_URL"))
+        app.config.update(layer)
+    config = app.config
+    config["SQLALCHEMY_DATABASE_URI"] = with_driver(config["SQLALCHEMY_DATABASE_URI"])
+    if not config.get("SECRET_KEY"):
+        config["SECRET_KEY"] = kept_secret(Path(app.instance_path))
+    if config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # A pooled connection may outlive a database restart: test it before use.
+        options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("pool_pre_ping", True)
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = options

@@ -10,7 +10,7 @@ import os
 import uuid
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from app import EDITIONS, create_app
 from app.config import database_url as normalised
@@ -23,8 +23,7 @@ POSTGRES = SERVER.startswith(("postgres://", "postgresql"))
 
 
 def postgres_admin():
-    os.environ.setdefault("DATABASE_URL", SERVER)
-    return create_engine(normalised(), isolation_level="AUTOCOMMIT")
+    return create_engine(normalised(SERVER), isolation_level="AUTOCOMMIT")
 
 
 @pytest.fixture
@@ -41,7 +40,7 @@ def database_url(request):
             connection.execute(text(f'CREATE DATABASE "{name}"'))
         admin.dispose()
         made.append(name)
-        return normalised().rsplit("/", 1)[0] + f"/{name}"
+        return make_url(normalised(SERVER)).set(database=name).render_as_string(False)
 
     yield make
     if made:

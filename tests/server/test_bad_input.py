@@ -1,0 +1,194 @@
+"""Bad input, wherever it comes in (the JSON API, the banker's forms, a player's phone): each
+bad amount, deed or player is refused with a message in words, and nothing changes."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from app.models import Game, db
+
+from ..conftest import setup_of
+
+BAD_AMOUNTS = [-5, 0, 10**12, 12.5, "ten", "", None, True, [5], {"n": 5}, "1e3", "5.0"]
+
+
+@pytest.fixture
+def games(client):
+    """Ana, Bea and Cal's game (Ana holds Boardwalk), and a six-player game beside it."""
+    created = client.post("/api/games", json=setup_of()).get_json()
+    six = setup_of(("Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"))
+    other = client.post("/api/games", json=six).get_json()
+    headers = {"X-Banker-Key": created["banker_key"]}
+    url = f"/api/games/{created['id']}/actions"
+    assert client.post(url, json={"kind": "buy", "player": 0, "deed": 39}, headers=headers)
+    return created, other
+
+
+def snapshot(app, game_id) -> tuple[int, dict]:
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        found = (game.version, game.state)
+        db.session.remove()
+    return found
+
+
+def refusal(page) -> str:
+    """The red banner a page shows after a refused action."""
+    assert page.status_code == 200
+    found = re.search(r'<div class="flash error" role="alert">([^<]+)</div>', page.text)
+    assert found, page.text[:2000]
+    return found.group(1)
+
+
+def refused_with_words(response, status=(400, 422)) -> str:
+    assert response.status_code in status, response.get_data(as_text=True)
+    message = response.get_json()["error"]
+    assert isinstance(message, str) and len(message) > 5
+    return message
+
+
+@pytest.mark.parametrize("amount", BAD_AMOUNTS)
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"kind": "bank_pay", "player": 0},
+        {"kind": "bank_collect", "player": 0},
+        {"kind": "transfer", "from": 0, "to": 1},
+        {"kind": "bankrupt", "player": 1},
+    ],
+    ids=lambda a: a["kind"],
+)
+def test_a_bad_amount_is_refused_by_the_api(client, app, games, action, amount):
+    created, _ = games
+    before = snapshot(app, created["id"])
+    field = "owed" if action["kind"] == "bankrupt" else "amount"
+    response = client.post(
+        f"/api/games/{created['id']}/actions",
+        data=json.dumps({**action, field: amount}),
+        content_type="application/json",
+        headers={"X-Banker-Key": created["banker_key"]},
+    )
+    if amount in ("1e3", "5.0"):  # text that reads as a number elsewhere is still not one
+        assert response.status_code == 400
+    refused_with_words(response, status=(400,))
+    assert snapshot(app, created["id"]) == before
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ({"kind": "buy", "player": 1, "deed": 99}, "between"),
+        ({"kind": "buy", "player": 1, "deed": -1}, "between"),
+        ({"kind": "buy", "player": 1, "deed": 7}, "not a deed"),
+        ({"kind": "buy", "player": 1, "deed": "Boardwalk"}, "whole number"),
+        ({"kind": "rent", "player": 1, "deed": 1}, ""),  # no owner: no rent
+        ({"kind": "mortgage", "player": 0, "deed": 38}, ""),  # a tax space
+        ({"kind": "mortgage", "player": 1, "deed": 39}, ""),  # Ana's, not Bea's
+        ({"kind": "build", "player": 0, "group": "nowhere", "levels": [1, 1]}, "group"),
+        ({"kind": "trade", "player": 0, "partner": 1, "give": {"deeds": [3]}}, ""),
+        ({"kind": "card", "player": 0, "card": "no-such-card"}, "card"),
+    ],
+)
+def test_an_unknown_or_wrong_deed_is_refused_by_the_api(client, app, games, action, words):
+    created, _ = games
+    before = snapshot(app, created["id"])
+    response = client.post(
+        f"/api/games/{created['id']}/actions",
+        json=action,
+        headers={"X-Banker-Key": created["banker_key"]},
+    )
+    assert words in refused_with_words(response)
+    assert snapshot(app, created["id"]) == before
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"kind": "pass_go", "player": 4},
+        {"kind": "bank_pay", "player": 5, "amount": 5},
+        {"kind": "transfer", "from": 0, "to": 3, "amount": 5},
+        {"kind": "trade", "player": 0, "partner": 5, "give": {"cash": 5}},
+        {"kind": "pass_go", "player": "Dan"},
+        {"kind": "pass_go", "player": -1},
+    ],
+)
+def test_a_player_of_another_game_is_refused_by_the_api(client, app, games, action):
+    """Seats 3 to 5 are players in the six-player game beside it, not in this one."""
+    created, _ = games
+    before = snapshot(app, created["id"])
+    response = client.post(
+        f"/api/games/{created['id']}/actions",
+        json=action,
+        headers={"X-Banker-Key": created["banker_key"]},
+    )
+    refused_with_words(response, status=(400,))
+    assert snapshot(app, created["id"]) == before
+
+
+def test_another_game_s_banker_key_opens_nothing_here(client, app, games):
+    created, other = games
+    before = snapshot(app, created["id"])
+    fresh = app.test_client()
+    response = fresh.post(
+        f"/api/games/{created['id']}/actions",
+        json={"kind": "pass_go", "player": 0},
+        headers={"X-Banker-Key": other["banker_key"]},
+    )
+    refused_with_words(response, status=(403,))
+    assert snapshot(app, created["id"]) == before
+
+
+def test_a_body_too_large_is_refused_with_a_message(client, app, games):
+    created, _ = games
+    before = snapshot(app, created["id"])
+    response = client.post(
+        f"/api/games/{created['id']}/actions",
+        json={"kind": "bank_pay", "player": 0, "amount": 5, "note": "x" * 200_000},
+        headers={"X-Banker-Key": created["banker_key"]},
+    )
+    refused_with_words(response, status=(413,))
+    assert snapshot(app, created["id"]) == before
+
+
+@pytest.mark.parametrize("amount", ["-5", "0", "1000000000000", "12.5", "ten", "", "1e3"])
+def test_a_bad_amount_on_the_banker_s_page_is_refused_with_a_message(client, app, amount):
+    form = {"edition": "us-classic", "name0": "Ana", "name1": "Bea"}
+    game_id = client.post("/new", data=form).headers["Location"].split("/")[2]
+    before = snapshot(app, game_id)
+    form = {"kind": "bank_pay", "player": "0", "amount": amount}
+    page = client.post(f"/g/{game_id}/do", data=form, follow_redirects=True)
+    assert "amount" in refusal(page).lower()
+    assert snapshot(app, game_id) == before
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"kind": "transfer", "to": "1", "amount": "-5"},
+        {"kind": "transfer", "to": "1", "amount": "12.5"},
+        {"kind": "transfer", "to": "1", "amount": "lots"},
+        {"kind": "transfer", "to": "7", "amount": "5"},  # a seat of no one in this game
+        {"kind": "transfer", "to": "0", "amount": "5"},  # herself
+    ],
+)
+def test_a_bad_payment_from_a_phone_is_refused_with_a_message(client, app, fields):
+    form = {"edition": "us-classic", "name0": "Ana", "name1": "Bea"}
+    game_id = client.post("/new", data=form).headers["Location"].split("/")[2]
+    with app.app_context():
+        ana = db.session.get(Game, game_id).players[0].token
+    before = snapshot(app, game_id)
+    phone = app.test_client()
+    page = phone.post(f"/p/{ana}/do", data=fields, follow_redirects=True)
+    assert refusal(page)
+    assert snapshot(app, game_id) == before
+
+
+def test_an_unknown_api_url_or_method_is_answered_in_json(client):
+    missing = client.get("/api/no-such-thing")
+    assert refused_with_words(missing, status=(404,))
+    wrong = client.delete("/api/editions")
+    assert refused_with_words(wrong, status=(405,))
+    assert "GET" in wrong.headers["Allow"]

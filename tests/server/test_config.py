@@ -1,0 +1,90 @@
+"""Configuration: defaults for a laptop, then instance/config.py, then the environment, then
+what create_app is given; PostgreSQL URLs through psycopg 3; a secret key kept in instance/."""
+
+from __future__ import annotations
+
+import stat
+
+import pytest
+from flask import Flask
+
+from app import create_app
+from app.config import configure, database_url, kept_secret
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for name in ("DATABASE_URL", "SECRET_KEY", "TABLEBANK_MAX_CONTENT_LENGTH"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def bare_app(instance) -> Flask:
+    return Flask("configured", instance_path=str(instance))
+
+
+@pytest.mark.parametrize(
+    ("given", "used"),
+    [
+        ("postgres://u:p@db.example/tb", "postgresql+psycopg://u:p@db.example/tb"),
+        ("postgresql://u:p@db.example:5433/tb", "postgresql+psycopg://u:p@db.example:5433/tb"),
+        ("postgresql+psycopg://u@db/tb", "postgresql+psycopg://u@db/tb"),
+        ("sqlite:////srv/tb.sqlite", "sqlite:////srv/tb.sqlite"),
+    ],
+)
+def test_database_urls_are_mapped_to_the_psycopg_driver(given, used):
+    assert database_url(given) == used
+
+
+def test_the_embedded_defaults_need_no_setting(tmp_path, clean_env):
+    app = bare_app(tmp_path / "instance")
+    configure(app)
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == "sqlite:///tablebank.sqlite"
+    key = app.config["SECRET_KEY"]
+    assert len(key) == 64
+    kept = tmp_path / "instance" / "secret_key"
+    assert kept.read_text() == key
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600  # only the owner reads it
+    again = bare_app(tmp_path / "instance")
+    configure(again)
+    assert again.config["SECRET_KEY"] == key  # made once, kept: sessions survive a restart
+
+
+def test_instance_config_then_environment_then_overrides(tmp_path, clean_env):
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "config.py").write_text(
+        'DATABASE_URL = "postgres://file@db/tb"\nSECRET_KEY = "from-file"\n'
+    )
+    app = bare_app(instance)
+    configure(app)
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://file@db/tb"
+    assert app.config["SECRET_KEY"] == "from-file"
+    assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
+    assert not (instance / "secret_key").exists()  # a configured key needs no kept one
+
+    clean_env.setenv("DATABASE_URL", "postgresql://env@db/tb")
+    clean_env.setenv("SECRET_KEY", "from-env")
+    clean_env.setenv("TABLEBANK_MAX_CONTENT_LENGTH", "1000")
+    app = bare_app(instance)
+    configure(app)
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://env@db/tb"
+    assert app.config["SECRET_KEY"] == "from-env"
+    assert app.config["MAX_CONTENT_LENGTH"] == 1000
+
+    app = bare_app(instance)
+    configure(app, {"SQLALCHEMY_DATABASE_URI": "sqlite:///given.sqlite"})
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == "sqlite:///given.sqlite"
+
+
+def test_create_app_reads_database_url_from_the_environment(tmp_path, clean_env):
+    clean_env.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
+    app = create_app()
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'env.sqlite'}"
+    assert (tmp_path / "env.sqlite").exists()  # and upgraded it to the newest schema
+
+
+def test_a_secret_key_file_is_made_without_a_window_for_other_readers(tmp_path):
+    key = kept_secret(tmp_path / "fresh")
+    assert stat.S_IMODE((tmp_path / "fresh" / "secret_key").stat().st_mode) == 0o600
+    assert kept_secret(tmp_path / "fresh") == key
