@@ -12,6 +12,7 @@ from datetime import datetime
 
 from flask import current_app
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from .live import watcher
 from .models import Action, Game, Player, db
@@ -63,6 +64,8 @@ def create_game(setup: dict) -> Game:
     if edition is None:
         raise RuleError("input", "Choose an edition")
     state = new_game(edition, setup)
+    db.session.rollback()  # a write transaction of its own, locked from its start (SQLite)
+    db.session.connection(execution_options=LOCK)
     game = Game(edition=edition.id, setup=setup, version=0, state=state.to_dict())
     game.players = [Player(seat=p.seat) for p in state.players]
     db.session.add(game)
@@ -93,18 +96,33 @@ def _undo(game: Game) -> Outcome:
 
 
 def _lock(game_id: str) -> Game:
-    db.session.connection(execution_options=LOCK)
-    game = db.session.scalars(
-        select(Game).where(Game.id == game_id).with_for_update()
-    ).one_or_none()
+    """The game, locked until the transaction ends: SQLite takes its write lock at BEGIN
+    IMMEDIATE (one writer in the whole database), PostgreSQL a row lock (SELECT ... FOR
+    UPDATE: one writer per game). Either way a second action on the game waits here until the
+    first has committed or rolled back, then reads what the first wrote."""
+    query = (
+        select(Game)
+        .where(Game.id == game_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)  # the row as it is now, not as cached
+    )
+    game = db.session.scalars(query).one_or_none()
     if game is None:
         raise NotFound()
     return game
 
 
-def _already_done(game: Game, key: str) -> Action | None:
+def _already_done(game: Game, key: str, kind: str, payload: dict) -> Action | None:
+    """The action this idempotency key already applied, if any (a double tap, a retry)."""
     query = select(Action).where(Action.game_id == game.id, Action.idempotency_key == key)
-    return db.session.scalars(query).one_or_none()
+    earlier = db.session.scalars(query).one_or_none()
+    if earlier is not None and (earlier.kind, earlier.payload) != (kind, payload):
+        raise RuleError(
+            "input",
+            "This idempotency key was already used for a different action: "
+            "send a new key with each new action.",
+        )
+    return earlier
 
 
 def perform(
@@ -115,15 +133,51 @@ def perform(
     key: str | None = None,
     expected_version: int | None = None,
 ) -> Done:
-    """Apply one action all-or-nothing; a repeated idempotency key returns the first result."""
+    """Apply one action all-or-nothing, one at a time per game, in the order the lock is
+    granted; a repeated idempotency key returns the first result instead."""
     if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY):
         raise RuleError("input", f"An idempotency key is text of 1 to {MAX_KEY} characters")
-    db.session.rollback()  # start clean: the lock must be the transaction's first statement
+    try:
+        return _perform(game_id, kind, payload, actor, key, expected_version)
+    except IntegrityError:
+        # Only a key already in the log can collide once the game is locked; should another
+        # path have slipped past the check, the unique constraint caught it: answer as a
+        # repeat (the retry finds the first row under the lock), never as a server error.
+        if key is None:
+            raise
+        return _perform(game_id, kind, payload, actor, key, expected_version)
+
+
+def _begin() -> None:
+    """Start the action's transaction clean. SQLite needs its lock as the transaction's first
+    statement, so whatever the request read before is ended. PostgreSQL reads the newest
+    committed rows at each statement (READ COMMITTED) and takes its row lock anywhere in a
+    transaction, so a transaction that only read goes on: a round trip saved, not a risk."""
+    session = db.session()
+    wrote = session.new or session.dirty or session.deleted
+    if wrote or not session.in_transaction() or db.engine.dialect.name != "postgresql":
+        session.rollback()
+        session.connection(execution_options=LOCK)  # BEGIN IMMEDIATE on SQLite
+
+
+def _commit() -> None:
+    """Commit and keep the objects as written: the answer is drawn from them at once, with
+    no second trip to the database to read back what was just stored."""
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
+
+
+def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
+    _begin()
     try:
         game = _lock(game_id)
-        earlier = _already_done(game, key) if key else None
+        earlier = _already_done(game, key, kind, payload) if key else None
         if earlier is not None:
-            db.session.commit()
+            _commit()
             return Done(game, earlier, None, repeated=True)
         if kind != "end_game" and time_is_up(game):
             _append(game, "end_game", {}, "clock", None, preview(game, "end_game", {}))
@@ -138,11 +192,11 @@ def perform(
             )
         outcome = preview(game, kind, payload)
         row = _append(game, kind, payload, actor, key, outcome)
-        db.session.commit()
+        _commit()
     except BaseException:
         db.session.rollback()
         raise
-    watcher(current_app).bump(game.id, game.version)
+    watcher(current_app._get_current_object()).bump(game.id, game.version)  # the app, not the proxy
     return Done(game, row, outcome)
 
 

@@ -4,7 +4,8 @@ A banker's action bumps a game's version in the database. One watcher thread per
 reads the versions of the games that open streams follow (a single indexed query every
 POLL seconds) and wakes those streams; so the news crosses worker processes through the
 database itself, never through memory alone. In the process that did the action, `bump`
-wakes its own streams at once.
+wakes its own streams at once. Only games with a stream open in this process are kept in
+memory.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlalchemy import select
 from .models import Game, db
 
 POLL = 0.08  # seconds between two reads of the watched versions
+_making = threading.Lock()
 
 
 class Watcher:
@@ -31,7 +33,7 @@ class Watcher:
 
     def bump(self, game_id: str, version: int) -> None:
         with self.changed:
-            if version > self.versions.get(game_id, -1):
+            if game_id in self.watching and version > self.versions.get(game_id, -1):
                 self.versions[game_id] = version
                 self.changed.notify_all()
 
@@ -50,8 +52,9 @@ class Watcher:
                 return self.versions.get(game_id, -1)
             finally:
                 self.watching[game_id] -= 1
-                if not self.watching[game_id]:
+                if not self.watching[game_id]:  # nobody here follows it: forget it
                     del self.watching[game_id]
+                    self.versions.pop(game_id, None)
 
     def _start(self) -> None:
         with self.changed:
@@ -88,6 +91,10 @@ class Watcher:
 
 
 def watcher(app: Flask) -> Watcher:
-    if "tablebank.watcher" not in app.extensions:
-        app.extensions["tablebank.watcher"] = Watcher(app)
-    return app.extensions["tablebank.watcher"]
+    """This process's watcher for the app (given as itself or as `current_app`)."""
+    # The thread needs the app itself: a `current_app` proxy means nothing outside a request.
+    app = app._get_current_object() if hasattr(app, "_get_current_object") else app
+    with _making:  # two first requests at once must not make two watchers
+        if "tablebank.watcher" not in app.extensions:
+            app.extensions["tablebank.watcher"] = Watcher(app)
+        return app.extensions["tablebank.watcher"]

@@ -1,10 +1,16 @@
-"""Many tables at once: 100 games, 6 live player pages each (600 open streams), and 20 banker
-actions a second for 60 seconds, against gunicorn with several workers on 127.0.0.1.
+"""Many tables at once: 100 games with 6 live player pages each (600 open streams), and 20
+banker actions a second for 60 seconds, against gunicorn with several workers on 127.0.0.1.
 
-Prints the action latency (p50/p95/max), errors, lost actions (answered as done but missing
-from the log) and whether every page saw its game's last version.
+Each page behaves as static/app.js does in a browser: it holds a Server-Sent Events stream and,
+on each "version N is out", fetches its live part again (`/p/<token>?fragment=1`, gzip). The
+pages run in client processes of their own so that the clients' own work does not slow the
+banker's measured calls (the machine's two cores are shared all the same).
 
-    python bench/load.py [--database-url URL] [--workers 4] [--seconds 60] [--rate 20]
+Prints the banker's action latency (p50/p95/max), errors, lost actions (answered as done but
+missing from the log afterwards), pages that had not caught up with their game's last version
+two seconds after the last action, and the pages' refresh latency.
+
+    python bench/load.py [--database-url URL] [--workers 4] [--threads 200] [--seconds 60]
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -27,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = [{"name": n, "colour": "#336699"} for n in ("Ana", "Bea", "Cal", "Dan", "Eve", "Fay")]
+CLIENT_PROCESSES = 2
 
 
 def free_port() -> int:
@@ -45,27 +53,75 @@ def call(port: int, method: str, path: str, body=None, key: str = ""):
     return response.status, json.loads(data or b"{}")
 
 
-class Page(threading.Thread):
-    """One player's phone: an open stream, remembering the last version it was told of."""
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[max(0, int(len(ordered) * share) - 1)], 1) if ordered else 0.0
 
-    def __init__(self, port: int, token: str, stop: threading.Event) -> None:
+
+class Page(threading.Thread):
+    """One player's phone: an open stream, and its live part fetched again on each version."""
+
+    def __init__(self, port: int, token: str, stop) -> None:
         super().__init__(daemon=True)
-        self.port, self.token, self.stop, self.seen = port, token, stop, 0
+        self.port, self.token, self.stop = port, token, stop
+        self.seen, self.shown, self.refreshes, self.failures = 0, 0, [], 0
+        self.page = http.client.HTTPConnection("127.0.0.1", port, timeout=30)  # keep-alive
+
+    def fetch(self) -> int:
+        self.page.request("GET", f"/p/{self.token}?fragment=1", headers={"Accept-Encoding": "gzip"})
+        response = self.page.getresponse()
+        response.read()
+        return response.status
+
+    def refresh(self, version: int) -> None:
+        start = time.perf_counter()
+        try:
+            try:
+                status = self.fetch()
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.page.close()  # the server closed an idle keep-alive: a browser retries
+                status = self.fetch()
+        except (OSError, http.client.HTTPException):
+            status = 0
+            self.page.close()
+        if status != 200:
+            self.failures += 1
+            return
+        self.refreshes.append((time.perf_counter() - start) * 1000)
+        self.shown = max(self.shown, version)
 
     def run(self) -> None:
         while not self.stop.is_set():
             try:
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
-                connection.request("GET", f"/p/{self.token}/live?v={self.seen}")
-                response = connection.getresponse()
+                stream = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+                stream.request("GET", f"/p/{self.token}/live?v={self.seen}")
+                response = stream.getresponse()
                 while not self.stop.is_set():
                     line = response.fp.readline()
                     if not line:
                         break
                     if line.startswith(b"data: "):
-                        self.seen = max(self.seen, int(line[6:]))
+                        version = int(line[6:])
+                        if version > self.seen:
+                            self.seen = version
+                            self.refresh(version)
             except (OSError, http.client.HTTPException, ValueError):
                 time.sleep(0.5)
+
+
+def pages_process(port: int, tokens: list[tuple[str, str]], ready, stop, results) -> None:
+    """A client process holding some of the pages; reports what each showed at the end."""
+    pages = [(game_id, Page(port, token, stop)) for game_id, token in tokens]
+    for _, page in pages:
+        page.start()
+    ready.set()
+    stop.wait()
+    results.put(
+        [
+            {"game": g, "shown": p.shown, "refreshes": p.refreshes, "failures": p.failures}
+            for g, p in pages
+        ]
+    )
 
 
 def main() -> None:
@@ -74,8 +130,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=200)
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--pages", type=int, default=6, help="live player pages per game")
     parser.add_argument("--seconds", type=int, default=60)
-    parser.add_argument("--rate", type=int, default=20)
+    parser.add_argument("--rate", type=int, default=20, help="banker actions a second")
     args = parser.parse_args()
     db_url = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'load.sqlite'}"
     port = free_port()
@@ -94,22 +151,31 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.2)
-        games, stop, pages = [], threading.Event(), []
+        players = PLAYERS[: args.pages]
+        games = []
         for _ in range(args.games):
             _, created = call(
                 port,
                 "POST",
                 "/api/games",
-                {"edition": "us-2008", "players": PLAYERS, "starting_cash": 10**6},
+                {"edition": "us-2008", "players": players, "starting_cash": 10**6},
             )
             games.append((created["id"], created["banker_key"]))
-        app_tokens = tokens(db_url, [g for g, _ in games])
-        for game_id, _ in games:
-            for token in app_tokens[game_id]:
-                page = Page(port, token, stop)
-                page.start()
-                pages.append((game_id, page))
-        time.sleep(3)
+        found = tokens(db_url, [g for g, _ in games])
+        everyone = [(g, t) for g, _ in games for t in found[g]]
+        stop, results = multiprocessing.Event(), multiprocessing.Queue()
+        clients = []
+        for n in range(CLIENT_PROCESSES):
+            ready = multiprocessing.Event()
+            share = everyone[n::CLIENT_PROCESSES]
+            client = multiprocessing.Process(
+                target=pages_process, args=(port, share, ready, stop, results), daemon=True
+            )
+            client.start()
+            ready.wait(60)
+            clients.append(client)
+        time.sleep(3)  # every stream open
+
         latencies, errors, done = [], [], {}
         lock = threading.Lock()
 
@@ -117,8 +183,8 @@ def main() -> None:
             game_id, key = random.choice(games)
             body = {
                 "kind": "transfer",
-                "from": n % 6,
-                "to": (n + 1) % 6,
+                "from": n % len(players),
+                "to": (n + 1) % len(players),
                 "amount": 1,
                 "idempotency_key": f"load-{n}",
             }
@@ -141,16 +207,16 @@ def main() -> None:
                 n += 1
                 time.sleep(max(0.0, begin + n / args.rate - time.monotonic()))
         time.sleep(2)
-        lost, behind = 0, 0
-        versions = {}
+        stop.set()
+        shown = [page for _ in clients for page in results.get(timeout=60)]
+        lost, versions = 0, {}
         for game_id, key in games:
             _, history = call(port, "GET", f"/api/games/{game_id}/actions", key=key)
             logged = {e["seq"] for e in history}
             lost += len(done.get(game_id, set()) - logged)
             versions[game_id] = max(logged, default=0)
-        behind = sum(1 for game_id, page in pages if page.seen < versions[game_id])
-        stop.set()
-        latencies.sort()
+        behind = sum(1 for page in shown if page["shown"] < versions[page["game"]])
+        refreshes = [ms for page in shown for ms in page["refreshes"]]
         print(
             json.dumps(
                 {
@@ -158,14 +224,18 @@ def main() -> None:
                     "workers": args.workers,
                     "threads": args.threads,
                     "games": args.games,
-                    "pages": len(pages),
+                    "pages": len(shown),
                     "actions": len(latencies),
                     "p50_ms": round(statistics.median(latencies), 1),
-                    "p95_ms": round(latencies[int(len(latencies) * 0.95) - 1], 1),
-                    "max_ms": round(latencies[-1], 1),
+                    "p95_ms": percentile(latencies, 0.95),
+                    "max_ms": round(max(latencies), 1),
                     "errors": len(errors),
                     "lost": lost,
                     "pages_behind_at_end": behind,
+                    "page_refreshes": len(refreshes),
+                    "refresh_p50_ms": percentile(refreshes, 0.5),
+                    "refresh_p95_ms": percentile(refreshes, 0.95),
+                    "refresh_failures": sum(page["failures"] for page in shown),
                     "first_error": errors[:1],
                 }
             )

@@ -1,4 +1,5 @@
-"""A real server for these tests: gunicorn with several worker processes on 127.0.0.1."""
+"""A real server for these tests: gunicorn with several worker processes on 127.0.0.1, as the
+README runs it in production."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -17,13 +19,16 @@ import pytest
 
 from app import ROOT
 
+from ..conftest import setup_of
+
 WORKERS = 3
 
 
 class Server:
-    def __init__(self, db_url: str) -> None:
-        self.db_url = db_url
+    def __init__(self, db_url: str, workers: int = WORKERS, preload: bool = True) -> None:
+        self.db_url, self.workers, self.preload = db_url, workers, preload
         self.process: subprocess.Popen | None = None
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115  the server's stderr, while it lives
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -33,21 +38,27 @@ class Server:
         gunicorn = Path(sys.executable).with_name("gunicorn")
         command = [
             str(gunicorn) if gunicorn.exists() else "gunicorn",
-            "--workers", str(WORKERS), "--worker-class", "gthread", "--threads", "8",
-            "--preload", "--bind", f"127.0.0.1:{self.port}", "app:create_app()",
+            "--workers", str(self.workers), "--worker-class", "gthread", "--threads", "16",
+            "--bind", f"127.0.0.1:{self.port}",
+            *(["--preload"] if self.preload else []), "app:create_app()",
         ]  # fmt: skip
         env = {**os.environ, "DATABASE_URL": self.db_url}
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL
+            command, cwd=ROOT, env=env, start_new_session=True, stderr=self.log
         )
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 urllib.request.urlopen(self.url + "/api/editions", timeout=1).close()
                 return
             except OSError:
                 time.sleep(0.2)
-        raise RuntimeError("gunicorn did not start")
+        self.stop()
+        raise RuntimeError(f"gunicorn did not start:\n{self.errors()}")
+
+    def errors(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-3000:]
 
     def kill(self) -> None:
         """SIGKILL the whole server, master and workers, with no chance to clean up."""
@@ -57,9 +68,16 @@ class Server:
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=20)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:  # a stream still open: no need to wait longer
+                self.kill()
 
-    def call(self, method: str, path: str, body: dict | None = None, key: str = ""):
+    def close(self) -> None:
+        self.stop()
+        self.log.close()
+
+    def call(self, method: str, path: str, body: dict | None = None, key: str = "", raw=False):
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.url + path, data=data, method=method)
         request.add_header("Content-Type", "application/json")
@@ -67,9 +85,10 @@ class Server:
             request.add_header("X-Banker-Key", key)
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, json.loads(response.read())
+                status, text = response.status, response.read()
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"{}")
+            status, text = error.code, error.read()
+        return status, text.decode() if raw else json.loads(text or b"{}")
 
 
 @pytest.fixture
@@ -77,4 +96,11 @@ def server(tmp_path, database_url):
     running = Server(database_url(tmp_path))
     running.start()
     yield running
-    running.stop()
+    running.close()
+
+
+def new_game(server: Server) -> tuple[str, str]:
+    """A game for Ana, Bea and Cal with 5,000 each: its id and the banker's key."""
+    status, body = server.call("POST", "/api/games", setup_of(starting_cash=5000))
+    assert status == 201
+    return body["id"], body["banker_key"]

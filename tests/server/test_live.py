@@ -1,0 +1,64 @@
+"""Live updates across processes: two gunicorn servers with several workers each share one
+database; a player's stream on either one hears of every action done on the other."""
+
+from __future__ import annotations
+
+import http.client
+import re
+
+import pytest
+
+from .conftest import Server, new_game
+
+
+class Stream:
+    """A player's page as the browser holds it: an open Server-Sent Events stream."""
+
+    def __init__(self, server: Server, token: str) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15)
+        self.connection.request("GET", f"/p/{token}/live?v=0")
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        assert self.response.getheader("Content-Type").startswith("text/event-stream")
+
+    def next_version(self) -> int:
+        """The next "version N is out" event (keep-alive comments skipped)."""
+        while True:
+            line = self.response.fp.readline()
+            assert line, "the stream ended"
+            if line.startswith(b"data: "):
+                return int(line[6:])
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+@pytest.fixture
+def other(server):
+    """A second server on the same database, with workers of its own."""
+    running = Server(server.db_url)
+    running.start()
+    yield running
+    running.close()
+
+
+def test_every_stream_hears_of_every_action_done_on_another_process(server, other):
+    game_id, key = new_game(server)
+    _, game = server.call("GET", f"/api/games/{game_id}", key=key)
+    _, codes = server.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
+    tokens = list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))  # seat order
+    assert len(tokens) == len(game["players"]) == 3
+    # Three streams on each server: spread over both servers' worker processes.
+    streams = [Stream(host, token) for host in (server, other) for token in tokens]
+    try:
+        for version, host in enumerate([server, other, server, other], start=1):
+            body = {"kind": "bank_pay", "player": version % 3, "amount": 5}
+            status, _ = host.call("POST", f"/api/games/{game_id}/actions", body, key)
+            assert status == 201
+            assert [stream.next_version() for stream in streams] == [version] * len(streams)
+        # What the page then fetches shows the new state, whichever server it asks.
+        _, fragment = other.call("GET", f"/p/{tokens[1]}?fragment=1", raw=True)
+        assert "5,010" in fragment  # Bea: 5,000 plus two payments of 5
+    finally:
+        for stream in streams:
+            stream.close()
