@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 
 from .actions import Turn, action, apply, whole_number
@@ -22,28 +23,44 @@ def interest(mortgage: int) -> int:
 
 def level(houses: int, state: GameState) -> int:
     """A street's height for building evenly (B2): a hotel is one above the houses it needs."""
-    return state.settings.houses_for_hotel + 1 if houses == HOTEL else houses
+    return height(houses, state.settings.houses_for_hotel)
 
 
-def street_change(old: int, new: int, price: int, needed: int) -> tuple[int, int]:
-    """What changing one street from `old` to `new` costs (+) or refunds (-), and the houses
-    it takes from the bank, going one building at a time (B3, B6)."""
-    money = houses = 0
-    if old == HOTEL and new != HOTEL:
-        money -= price // 2  # the hotel is broken down to `needed` houses (B6)
-        houses += needed
-        old = needed
-    if new == HOTEL and old != HOTEL:
-        money += price * max(0, needed - old) + price  # up to the houses needed, then the hotel
-        houses -= max(old, needed)  # the houses go back to the bank (B3)
-        houses += max(0, needed - old)
-        return money, houses
-    if new > old:
-        money += (new - old) * price
-    elif new < old:
-        money -= (old - new) * (price // 2)
-    houses += new - old if new != HOTEL else 0
-    return money, houses
+def height(houses: int, needed: int) -> int:
+    return needed + 1 if houses == HOTEL else houses
+
+
+def street_steps(old: int, new: int, needed: int) -> list[int]:
+    """The levels one street passes through from `old` to `new`, one building at a time:
+    a hotel is broken down to the houses it needs first (B6), a hotel is bought once the
+    street has those houses (B3)."""
+    steps, at = [], old
+    if at == HOTEL and new != HOTEL:
+        at = needed
+        steps.append(at)
+    if new == HOTEL and at != HOTEL:
+        steps.extend(range(at + 1, needed + 1))
+        return [*steps, HOTEL]
+    step = 1 if new > at else -1
+    return [*steps, *range(at + step, new + step, step)]  # none when `at` is `new` already
+
+
+def step_cost(before: int, after: int, price: int) -> int:
+    """One building bought (+ the house price) or sold back (- half of it) (B1, B3, B6)."""
+    if after == HOTEL or (before != HOTEL and after > before):
+        return price
+    return -(price // 2)  # a house sold, or a hotel broken down to houses
+
+
+def street_change(old: int, new: int, price: int, needed: int) -> int:
+    """What changing one street from `old` to `new` costs (+) or refunds (-)."""
+    levels = [old, *street_steps(old, new, needed)]
+    return sum(step_cost(a, b, price) for a, b in zip(levels, levels[1:], strict=False))
+
+
+def on_board(levels) -> tuple[int, int]:
+    """The houses and the hotels standing on streets at these levels."""
+    return sum(n for n in levels if n != HOTEL), sum(n == HOTEL for n in levels)
 
 
 def colour_group(turn: Turn, player: PlayerState) -> Group:
@@ -133,44 +150,32 @@ def set_levels(
     deeds = [turn.state.deeds[i] for i in group.deeds]
     old = [d.houses for d in deeds]
     needed = turn.state.settings.houses_for_hotel
-    changes = [
+    check_supply(turn, old, new)
+    cost = sum(
         street_change(o, n, group.house_price, needed) for o, n in zip(old, new, strict=True)
-    ]
-    houses = sum(h for _, h in changes)
-    hotels = new.count(HOTEL) - old.count(HOTEL)
-    check_supply(turn, old, new, houses, hotels)
-    cost = sum(m for m, _ in changes)
+    )
     if pay and cost > 0:
         turn.pay(player, None, cost)
     elif pay:
         turn.pay(None, player, -cost)
-    turn.state.houses -= houses
-    turn.state.hotels -= hotels
-    for deed, houses_now in zip(deeds, new, strict=True):
-        deed.houses = houses_now
+    (houses_then, hotels_then), (houses_now, hotels_now) = on_board(old), on_board(new)
+    turn.state.houses -= houses_now - houses_then
+    turn.state.hotels -= hotels_now - hotels_then
+    for deed, houses in zip(deeds, new, strict=True):
+        deed.houses = houses
     return cost
 
 
-def check_supply(turn: Turn, old: list[int], new: list[int], houses: int, hotels: int) -> None:
-    """S3, B5, B6: the bank's houses and hotels are finite, also on the way to the target."""
+def check_supply(turn: Turn, old: list[int], new: list[int]) -> None:
+    """S3, B5, B6: the bank's houses and hotels are finite, at every step on the way to the
+    target, not only at the end: a hotel broken down takes its houses from the bank first."""
     state = turn.state
-    breaking = any(o == HOTEL and n != HOTEL for o, n in zip(old, new, strict=True))
-    if houses > state.houses and breaking:
-        raise RuleError(
-            "B6",
-            "Breaking the hotels down needs {needed} houses and the bank has {houses}: "
-            "sell the hotels as one (to no buildings) instead",
-            needed=houses,
-            houses=state.houses,
-        )
-    at_once = houses_at_once(old, new, state.settings.houses_for_hotel) if not breaking else 0
-    if max(houses, at_once) > state.houses:
-        raise RuleError(
-            "B5",
-            "The bank has {houses} houses; building this evenly needs {needed} of them",
-            houses=state.houses,
-            needed=max(houses, at_once),
-        )
+    if not any(new):
+        return  # the whole group sold at once, hotels as one (B6): buildings only go back
+    needed = state.settings.houses_for_hotel
+    hotels = least_needed(old, new, needed, HOTELS)
+    if hotels == math.inf:
+        raise RuleError("B2", "Build evenly: no street may be more than one house above another")
     if hotels > state.hotels:
         raise RuleError(
             "B5",
@@ -178,27 +183,66 @@ def check_supply(turn: Turn, old: list[int], new: list[int], houses: int, hotels
             hotels=state.hotels,
             needed=hotels,
         )
+    houses = least_needed(old, new, needed, HOUSES, most_hotels=state.hotels)
+    if houses <= state.houses:
+        return
+    if any(o == HOTEL and n != HOTEL for o, n in zip(old, new, strict=True)):
+        raise RuleError(
+            "B6",
+            "Breaking the hotels down needs {needed} houses and the bank has {houses}: "
+            "sell the hotels as one (to no buildings) instead",
+            needed=houses,
+            houses=state.houses,
+        )
+    raise RuleError(
+        "B5",
+        "The bank has {houses} houses; building this evenly needs {needed} of them",
+        houses=state.houses,
+        needed=houses,
+    )
 
 
-def houses_at_once(old: list[int], new: list[int], needed: int) -> int:
-    """The most houses the bank must hand out at one time on the way up, building one at a
-    time on the lowest street (B2) and trading a street's houses for its hotel (B3)."""
-    levels, out, peak = list(old), 0, 0
-    while True:
-        rising = [i for i in range(len(levels)) if levels[i] != HOTEL and levels[i] < new[i]]
-        if not rising:
+HOUSES, HOTELS = 0, 1
+
+
+def even(levels: list[int], needed: int) -> bool:
+    """B2 and B3 at one moment: heights within one of each other, hotels only on a full group."""
+    heights = [height(n, needed) for n in levels]
+    low = min(heights)
+    return max(heights) - low <= 1 and (HOTEL not in levels or low >= needed)
+
+
+def least_needed(
+    old: list[int], new: list[int], needed: int, measure: int, most_hotels: float = math.inf
+) -> float:
+    """The fewest houses (or hotels, by `measure`) the bank must hold for the group to go from
+    `old` to `new` one building at a time, even at every step (B2, B3, B6), never handing out
+    more than `most_hotels` hotels at once; infinity when there is no such way.
+
+    Each street walks its own steps (street_steps); the search tries every order of them and
+    keeps the one whose largest hand-out is smallest (a Dijkstra over at most 6^3 states)."""
+    paths = [[o, *street_steps(o, n, needed)] for o, n in zip(old, new, strict=True)]
+    start = on_board(old)
+    goal = tuple(len(p) - 1 for p in paths)
+    best = {(0,) * len(paths): 0}
+    queue: list[tuple[int, tuple[int, ...]]] = [(0, (0,) * len(paths))]
+    while queue:
+        peak, at = heapq.heappop(queue)
+        if at == goal:
             return peak
-        hotel_ready = [i for i in rising if new[i] == HOTEL and levels[i] >= needed]
-        lowest = min(levels[i] for i in rising)
-        ready_low = [i for i in hotel_ready if levels[i] == lowest]
-        at = ready_low[0] if ready_low else min(rising, key=lambda i: levels[i])
-        if at in hotel_ready:
-            out -= levels[at]  # the street's houses go back for its hotel
-            levels[at] = HOTEL
-        else:
-            out += 1
-            levels[at] += 1
-        peak = max(peak, out)
+        if peak > best[at]:
+            continue
+        for k in (k for k in range(len(paths)) if at[k] < goal[k]):
+            step = (*at[:k], at[k] + 1, *at[k + 1 :])
+            levels = [path[i] for path, i in zip(paths, step, strict=True)]
+            out = [now - then for now, then in zip(on_board(levels), start, strict=True)]
+            if out[HOTELS] > most_hotels or not even(levels, needed):
+                continue
+            worst = max(peak, out[measure])
+            if worst < best.get(step, math.inf):
+                best[step] = worst
+                heapq.heappush(queue, (worst, step))
+    return math.inf
 
 
 # -- mortgages ---------------------------------------------------------------------------------
@@ -211,17 +255,39 @@ def own_deed(turn: Turn, player: PlayerState):
     return deed
 
 
-def sell_group_buildings(turn: Turn, player: PlayerState, index: int) -> None:
-    """M1: every building of the group goes back to the bank at half price."""
+def sell_group_buildings(turn: Turn, player: PlayerState, index: int) -> tuple[int, int]:
+    """M1: every building of the group goes back to the bank at half price; returns the
+    houses and hotels that went back."""
     group = turn.edition.group_of(index)
     if group.house_price is None or not any(turn.state.deeds[i].houses for i in group.deeds):
-        return
+        return 0, 0
+    standing = on_board([turn.state.deeds[i].houses for i in group.deeds])
     refund = -set_levels(turn, player, group, [0] * len(group.deeds))
     turn.say(
         "{player} sells the {group} buildings for {amount:money}",
         player=player.name,
         group=group.name,
         amount=refund,
+    )
+    return standing
+
+
+def say_back_to_bank(turn: Turn, houses: int, hotels: int) -> None:
+    """Which buildings the banker takes off the board, and what the bank then holds."""
+    if houses and hotels:
+        turn.say(
+            "{houses} houses and {hotels} hotels go back to the bank", houses=houses, hotels=hotels
+        )
+    elif houses:
+        turn.say("{houses} houses go back to the bank", houses=houses)
+    elif hotels:
+        turn.say("{hotels} hotels go back to the bank", hotels=hotels)
+    else:
+        return
+    turn.say(
+        "the bank has {houses} houses and {hotels} hotels left",
+        houses=turn.state.houses,
+        hotels=turn.state.hotels,
     )
 
 
@@ -232,7 +298,7 @@ def mortgage(turn: Turn) -> None:
     deed = own_deed(turn, player)
     if turn.state.deeds[deed.index].mortgaged:
         raise RuleError("M1", "{deed} is already mortgaged", deed=deed.name)
-    sell_group_buildings(turn, player, deed.index)
+    sold = sell_group_buildings(turn, player, deed.index)
     turn.state.deeds[deed.index].mortgaged = True
     turn.pay(None, player, deed.mortgage)
     turn.say(
@@ -241,6 +307,7 @@ def mortgage(turn: Turn) -> None:
         deed=deed.name,
         amount=deed.mortgage,
     )
+    say_back_to_bank(turn, *sold)
 
 
 def pay_lift(turn: Turn, owner: PlayerState, deed) -> int:
@@ -318,9 +385,19 @@ def hand_over(turn: Turn, giver: PlayerState, taker: PlayerState, side: dict) ->
         turn.state.deeds[space.index].owner = taker.seat
     for _ in range(side["jail_free"]):
         taker.jail_free.append(giver.jail_free.pop(0))
-    giver.cash -= side["cash"]
-    taker.cash += side["cash"]
+    turn.pay(giver, taker, side["cash"])
     return [s for s in side["deeds"] if turn.state.deeds[s.index].mortgaged]
+
+
+def m4_charge(turn: Turn, received: list, lift_now: set[int]) -> int:
+    """M4: what the new owner of these deeds pays the bank at once: 10% of each mortgaged
+    one kept mortgaged, or its value plus 10% to lift it now."""
+    total = 0
+    for space in received:
+        if turn.state.deeds[space.index].mortgaged:
+            lifted = space.index in lift_now
+            total += lift_cost(space.mortgage) if lifted else interest(space.mortgage)
+    return total
 
 
 def settle_mortgaged(turn: Turn, taker: PlayerState, received: list, lift_now: set[int]) -> None:
@@ -371,10 +448,11 @@ def trade(turn: Turn) -> None:
     if give["cash"] and take["cash"]:
         raise RuleError("input", "Cash goes one way in a trade: give the difference")
     check_unbuilt(turn, give["deeds"] + take["deeds"])
-    for payer, side in ((player, give), (partner, take)):
-        if payer.cash < side["cash"]:
-            raise turn.shortfall(payer, side["cash"])
     lift_now = {int(x) for x in (turn.payload.get("lift") or []) if str(x).isdigit()}
+    for payer, gives, gets in ((player, give, take), (partner, take, give)):
+        due = gives["cash"] + m4_charge(turn, gets["deeds"], lift_now) - gets["cash"]
+        if due > payer.cash:
+            raise turn.shortfall(payer, due)  # X2: no loans, not even from the partner
     turn.say("{player} trades with {partner}", player=player.name, partner=partner.name)
     say_side(turn, player, partner, give)
     say_side(turn, partner, player, take)

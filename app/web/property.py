@@ -6,11 +6,11 @@ from flask import Blueprint, request
 from flask_babel import gettext as _
 
 from .. import bank
-from ..rules import HOTEL, GameState
+from ..rules import HOTEL, GameState, RuleError
 from ..rules.edition import Edition, Group
 from ..rules.property import lift_cost
 from .banker import Option, load, offer, page
-from .words import N_
+from .words import N_, refused
 
 bp = Blueprint("property", __name__, url_prefix="/g/<game_id>")
 
@@ -70,6 +70,31 @@ def street_options(game, state: GameState, seat: int, group: Group) -> list[tupl
     return rows
 
 
+def breaking_down(game, state: GameState, seat: int, group: Group) -> str | None:
+    """B6: why no hotel of the group can be broken down to houses now, or None when one can
+    (or the group has no hotel). Each hotel is tried on its own, one step down."""
+    old = [state.deeds[i].houses for i in group.deeds]
+    reasons = []
+    for at, houses in enumerate(old):
+        if houses == HOTEL:
+            levels = [*old[:at], state.settings.houses_for_hotel, *old[at + 1 :]]
+            payload = {"player": seat, "group": group.id, "levels": levels}
+            try:
+                bank.preview(game, "build", payload)
+                return None
+            except RuleError as refusal:
+                reasons.append(refusal)
+    b6 = [r for r in reasons if r.rule == "B6"]
+    return refused(b6[0]) if b6 else None
+
+
+def sell_as_one(game, seat: int, group: Group) -> Option:
+    """B6: what can be done when no hotel can be broken down: sell the group's hotels (and
+    any houses) to the bank at once, which needs no house from the bank."""
+    levels = ",".join("0" * len(group.deeds))
+    return offer(game, "build", {"player": seat, "group": group.id, "levels": levels})
+
+
 @bp.get("/build")
 def build(game_id: str):
     game = load(game_id)
@@ -78,18 +103,22 @@ def build(game_id: str):
     groups = []
     if seat is not None:
         for group in whole_groups(state, edition, seat):
+            stuck = breaking_down(game, state, seat, group)
             groups.append(
                 {
                     "group": group,
                     "presets": group_options(game, state, seat, group),
                     "streets": street_options(game, state, seat, group),
+                    "stuck": stuck,
+                    "sell_as_one": sell_as_one(game, seat, group) if stuck else None,
                 }
             )
     shortage = [
         offer(game, "auction_open", {"building": building}, style="secondary")
         for building in ("house", "hotel")
     ]
-    return page("build.html", game, seat=seat, groups=groups, shortage=shortage)
+    needed = state.settings.houses_for_hotel
+    return page("build.html", game, seat=seat, groups=groups, shortage=shortage, needed=needed)
 
 
 @bp.get("/mortgages")
