@@ -14,10 +14,10 @@ from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from . import logbook
 from .live import watcher
 from .models import Action, Game, Player, db
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
-from .rules.log import undo_target
 
 LOCK = {"sqlite_immediate": True}  # BEGIN IMMEDIATE on SQLite; see db_setup.py
 MAX_KEY = 64
@@ -45,7 +45,13 @@ def edition_of(game: Game) -> Edition:
 
 
 def state_of(game: Game) -> GameState:
-    return GameState.from_dict(game.state)
+    """The snapshot as the rules core's state, parsed once per version of the game object
+    (a page asks for it several times). Callers must not change it: the rules core copies."""
+    parsed = game.__dict__.get("_parsed_state")
+    if parsed is None or parsed[0] is not game.state:
+        parsed = (game.state, GameState.from_dict(game.state))
+        game.__dict__["_parsed_state"] = parsed
+    return parsed[1]
 
 
 def find(game_id: object) -> Game:
@@ -74,6 +80,7 @@ def create_game(setup: dict) -> Game:
 
 
 def log_of(game: Game) -> list[Action]:
+    """The whole log, oldest first: for replay and export, never for a page."""
     query = select(Action).where(Action.game_id == game.id).order_by(Action.seq)
     return list(db.session.scalars(query))
 
@@ -86,12 +93,12 @@ def preview(game: Game, kind: str, payload: dict) -> Outcome:
 
 
 def _undo(game: Game) -> Outcome:
-    log = log_of(game)
-    target = log[undo_target([a.kind for a in log])] if log else None
+    """The game as it was before its latest action in force: that action's predecessor's
+    checkpoint, two rows read whatever the length of the log."""
+    target = logbook.undo_target(game)
     if target is None:
         raise RuleError("input", "There is nothing to undo")
-    entries = [(a.kind, a.payload) for a in log] + [(UNDO, {})]
-    state = replay(edition_of(game), game.setup, entries)
+    state = logbook.state_at(game, edition_of(game), target.below)
     return Outcome(state, f"Undo: {target.text}", lines=target.lines or [])
 
 
@@ -214,6 +221,8 @@ def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outc
         movements=[[m.payer, m.payee, m.amount] for m in outcome.movements],
         lines=outcome.lines,
     )
+    undone = logbook.undo_target(game) if kind == UNDO else None
+    logbook.record(game, row, outcome.state, edition_of(game), undone)
     game.state = outcome.state.to_dict()
     db.session.add(row)
     return row

@@ -69,9 +69,12 @@ def upgrade_schema(app: Flask) -> None:
     """Bring the database to the newest migration (Alembic), keeping every game in it."""
     from flask_migrate import upgrade
 
+    from .logbook import reindex_old_games
     from .models import db
 
     with app.app_context():
         with migration_lock(db.engine):
             upgrade()
+            reindex_old_games(app.extensions["tablebank.editions"])
+        db.session.remove()
         db.engine.dispose()  # no connection crosses a fork into a worker process

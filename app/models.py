@@ -6,7 +6,15 @@ import secrets
 from datetime import UTC, datetime
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    LargeBinary,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -15,6 +23,9 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+
+LOG_FORMAT = 1
 
 
 def now() -> datetime:
@@ -39,6 +50,11 @@ class Game(db.Model):
     state: Mapped[dict] = mapped_column(JSON)
     table_token: Mapped[str] = mapped_column(String(32), unique=True, default=new_token)
     banker_key: Mapped[str] = mapped_column(String(32), default=new_token)
+    # The latest action still in force: the one the next undo takes back (None: none).
+    last_standing: Mapped[int | None]
+    # LOG_FORMAT when the rows below carry their undo chain, checkpoint, worths and parties;
+    # 0 for a game logged before they existed (filled in once when the app starts).
+    log_format: Mapped[int] = mapped_column(default=LOG_FORMAT, server_default="0")
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -62,6 +78,7 @@ class Action(db.Model):
     __table_args__ = (
         UniqueConstraint("game_id", "seq"),
         UniqueConstraint("game_id", "idempotency_key"),
+        Index("ix_action_game_id_undoes", "game_id", "undoes"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -77,3 +94,21 @@ class Action(db.Model):
     movements: Mapped[list] = mapped_column(JSON, default=list)
     # What `text` says, as [template, values] pairs, so each reader gets their language.
     lines: Mapped[list] = mapped_column(JSON, default=list)
+    # For an action: the action in force beneath it when it was done (None: the setup); an
+    # undo of this action brings the game back to that one's checkpoint.
+    below: Mapped[int | None]
+    # For an undo: the action it took back.
+    undoes: Mapped[int | None]
+    # The state right after this action (JSON, zlib): where an undo of a later one returns.
+    checkpoint: Mapped[bytes | None] = mapped_column(LargeBinary)
+    # Every seat's score (SG4) right after this action: the points of the net-worth chart.
+    worths: Mapped[list | None] = mapped_column(JSON)
+
+
+class Party(db.Model):
+    """A player an action concerns: a player's own history is read from here, a page at a
+    time, newest first."""
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    seq: Mapped[int] = mapped_column(primary_key=True)

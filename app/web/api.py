@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from .. import bank
 from ..rules import ACTIONS, UNDO, RuleError
-from .openapi import openapi_document
-from .present import game_view, history
+from .openapi import API_PAGE, API_PAGE_MAX, openapi_document
+from .present import game_view, history_page
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -95,7 +95,15 @@ def game(game_id: str):
 
 @bp.get("/games/<game_id>/actions")
 def actions(game_id: str):
-    return jsonify(history(bank.find(game_id)))
+    """A page of the history; the Link header names the next, older page."""
+    limit = min(max(request.args.get("limit", API_PAGE, type=int), 1), API_PAGE_MAX)
+    before = request.args.get("before", type=int)
+    entries, older = history_page(bank.find(game_id), before, limit=limit)
+    answer = jsonify(entries)
+    if older is not None:
+        after = url_for("api.actions", game_id=game_id, before=older, limit=limit)
+        answer.headers["Link"] = f'<{after}>; rel="next"'
+    return answer
 
 
 @bp.post("/games/<game_id>/preview")

@@ -24,7 +24,7 @@ from ..rules import UNDO, Edition, GameState, RuleError
 from ..rules.edition import Space
 from ..rules.rent import rent_due
 from .auth import is_banker, remember_banker
-from .present import game_view, history
+from .present import game_view, history_page
 from .words import N_, refused, said
 
 bp = Blueprint("banker", __name__)
@@ -180,7 +180,8 @@ def dashboard(game_id: str):
 @bp.get("/g/<game_id>/history")
 def log(game_id: str):
     game = load(game_id)
-    return page("history.html", game, entries=history(game))
+    entries, older = history_page(game, request.args.get("before", type=int))
+    return page("history.html", game, entries=entries, older=older)
 
 
 @bp.get("/g/<game_id>/player/<int:seat>")

@@ -5,14 +5,15 @@ from __future__ import annotations
 from flask import Blueprint, request
 from flask_babel import gettext as _
 
-from .. import bank
-from ..rules import apply, new_game, score_breakdown, standing
+from .. import bank, logbook
+from ..rules import score_breakdown
 from ..rules.property import lift_cost
 from .banker import load, offer, page
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
 
 CHART_WIDTH, CHART_HEIGHT, PAD = 360, 200, 28
+CHART_POINTS = 120  # a point every 3 units of the chart's width, whatever the game's length
 
 
 @bp.get("/auction")
@@ -89,30 +90,25 @@ def results(game_id: str):
     return page("results.html", game, ranking=ranking, chart=worth_chart(game))
 
 
-def worth_over_time(game) -> list[list[int]]:
-    """Each player's SG4 worth after every action in force, replayed from the log."""
-    edition = bank.edition_of(game)
-    log = bank.log_of(game)
-    state = new_game(edition, game.setup)
-    series = [[score_breakdown(state, edition, p.seat)["total"] for p in state.players]]
-    for position in standing([a.kind for a in log]):
-        state = apply(state, edition, log[position].kind, log[position].payload).state
-        series.append([score_breakdown(state, edition, p.seat)["total"] for p in state.players])
-    return series
+def worth_over_time(game, most: int | None = None) -> list[tuple[int, list[int]]]:
+    """Each player's SG4 worth after the setup and after every action in force, as recorded
+    when each action was done (no replay): (position, worths) pairs, at most `most`."""
+    return logbook.worths_in_force(game, bank.edition_of(game), most)
 
 
 def worth_chart(game) -> dict:
-    """Polylines for an SVG drawn on the server: one line a player, x = action, y = worth."""
-    series = worth_over_time(game)
-    top = max(max(row) for row in series) or 1
-    steps = max(len(series) - 1, 1)
+    """Polylines for an SVG drawn on the server: one line a player, x = action, y = worth.
+    The chart is a few hundred pixels wide: a long game shows that many points of it."""
+    shown = worth_over_time(game, most=CHART_POINTS)
+    top = max(max(row) for _, row in shown) or 1
+    steps = max(shown[-1][0], 1)
     state = bank.state_of(game)
     lines = []
     for p in state.players:
         points = " ".join(
             f"{PAD + (CHART_WIDTH - 2 * PAD) * n / steps:.1f},"
             f"{CHART_HEIGHT - PAD - (CHART_HEIGHT - 2 * PAD) * row[p.seat] / top:.1f}"
-            for n, row in enumerate(series)
+            for n, row in shown
         )
         lines.append({"name": p.name, "colour": p.colour, "points": points})
     return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "pad": PAD, "top": top, "lines": lines}

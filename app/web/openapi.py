@@ -113,6 +113,9 @@ def action_schema(kind: str) -> dict:
     }
 
 
+API_PAGE, API_PAGE_MAX = 100, 500
+
+
 def errors(*codes: int) -> dict:
     words = {
         400: "bad input",
@@ -213,8 +216,23 @@ def openapi_document() -> dict:
             },
             "/api/games/{game_id}/actions": {
                 "get": {
-                    "summary": "Every action, newest first, undone ones marked",
-                    "parameters": [GAME_ID],
+                    "summary": "The actions, newest first, undone ones marked, a page at a time "
+                    "(a Link header with rel=next names the next, older page)",
+                    "parameters": [
+                        GAME_ID,
+                        {
+                            "name": "before",
+                            "in": "query",
+                            "description": "only actions with a lower seq than this",
+                            "schema": {"type": "integer"},
+                        },
+                        {
+                            "name": "limit",
+                            "in": "query",
+                            "description": f"at most this many (default {API_PAGE})",
+                            "schema": {"type": "integer", "minimum": 1, "maximum": API_PAGE_MAX},
+                        },
+                    ],
                     "security": BANKER,
                     "responses": {**ok("the history"), **errors(403, 404)},
                 },

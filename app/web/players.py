@@ -26,7 +26,7 @@ from ..live import watcher
 from ..models import Game, Player, db, new_token
 from ..rules import RuleError, rent_due, score
 from .banker import expected_version, load, offer, page, payload_from_form
-from .present import CELL, board, history
+from .present import CELL, board, history, history_page
 from .words import refused, said
 
 bp = Blueprint("players", __name__)
@@ -39,6 +39,7 @@ PLAYER_ACTIONS = {
     "trade_accept": "player",
     "trade_decline": "player",
 }
+OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at a time
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
 KEEPALIVE = 15
 
@@ -60,17 +61,6 @@ def game_by_table_token(token: str) -> Game:
     if found is None:
         abort(404)
     return found
-
-
-def own_history(game: Game, seat: int) -> list[dict]:
-    """The actions that name the player or moved their money."""
-    keys = ("player", "from", "to", "partner", "creditor")
-
-    def involves(entry: dict) -> bool:
-        named = any(str(entry["payload"].get(k)) == str(seat) for k in keys)
-        return named or any(seat in m[:2] for m in entry["movements"])
-
-    return [e for e in history(game) if involves(e)]
 
 
 def standings(game: Game) -> list[tuple[int, int]]:
@@ -112,13 +102,30 @@ def player_page(token: str):
         groups=groups,
         rank=ranks.index(seat) + 1 if seat in ranks else None,
         worth=score(state, edition, seat),
-        mine=own_history(game, seat)[:30],
+        mine=history(game, limit=OWN_HISTORY, seat=seat),
+        own_history=OWN_HISTORY,
         auction=state.auction,
         offers=offers_to(game, state, seat),
     )
     if request.args.get("fragment"):
         return page("player_live.html", game, **context)
     return page("phone.html", game, **context)
+
+
+@bp.get("/p/<token>/history")
+def player_history(token: str):
+    """Everything that concerned the player, a page at a time, newest first."""
+    player = player_by_token(token)
+    before = request.args.get("before", type=int)
+    entries, older = history_page(player.game, before, seat=player.seat)
+    return page(
+        "phone_history.html",
+        player.game,
+        seat=player.seat,
+        token=token,
+        entries=entries,
+        older=older,
+    )
 
 
 @bp.post("/p/<token>/do")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..bank import edition_of, log_of, state_of
+from .. import logbook
+from ..bank import edition_of, state_of
 from ..models import Game
-from ..rules import raisable, score, total_worth
-from ..rules.log import standing
+from ..rules import UNDO, raisable, score, total_worth
 from ..rules.state import HOTEL
 from .words import said
 
@@ -61,26 +61,39 @@ def game_view(game: Game) -> dict:
     }
 
 
-def history(game: Game) -> list[dict]:
-    """Every action in plain words, newest first, with the ones taken back marked."""
-    log = log_of(game)
+def history(
+    game: Game, before: int | None = None, limit: int = logbook.PAGE, seat: int | None = None
+) -> list[dict]:
+    """A page of the log in plain words, newest first, from `before` back (None: the newest),
+    with the actions taken back marked; only those that concern `seat` if one is given."""
+    if seat is None:
+        rows = logbook.page_of(game, before, limit)
+    else:
+        rows = logbook.own_page_of(game, seat, before, limit)
+    undone = logbook.undone_among(game, [row.seq for row in rows if row.kind != UNDO])
     edition = edition_of(game)
-    in_force = set(standing([a.kind for a in log]))
-    entries = []
-    for position, row in enumerate(log):
-        entries.append(
-            {
-                "seq": row.seq,
-                "kind": row.kind,
-                "payload": row.payload,
-                "actor": row.actor,
-                "text": said(row.lines, edition, row.text, row.kind == "undo"),
-                "at": row.created_at.isoformat(),
-                "undone": row.kind != "undo" and position not in in_force,
-                "movements": row.movements or [],
-            }
-        )
-    return entries[::-1]
+    return [
+        {
+            "seq": row.seq,
+            "kind": row.kind,
+            "payload": row.payload,
+            "actor": row.actor,
+            "text": said(row.lines, edition, row.text, row.kind == UNDO),
+            "at": row.created_at.isoformat(),
+            "undone": row.seq in undone,
+            "movements": row.movements or [],
+        }
+        for row in rows
+    ]
+
+
+def history_page(
+    game: Game, before: int | None, seat: int | None = None, limit: int = logbook.PAGE
+) -> tuple[list[dict], int | None]:
+    """A page of history and where the next (older) one starts, None when this is the last."""
+    entries = history(game, before, limit + 1, seat)
+    older = entries[limit - 1]["seq"] if len(entries) > limit else None
+    return entries[:limit], older
 
 
 CELL = 90  # board squares in SVG units; the board is 11 squares a side

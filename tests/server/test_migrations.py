@@ -122,6 +122,11 @@ def test_a_game_made_at_the_first_migration_survives_the_upgrade(tmp_path, datab
     )
     assert again.status_code == 200 and again.get_json()["repeated"]
     assert client.get(f"/p/{'1' * 22}").status_code == 200  # the players' links still work
+    assert "Ana buys Boardwalk" in client.get(f"/p/{'0' * 22}").text  # her history, indexed
+    for cash in ([1100, 1500, 1500], [1500, 1500, 1500]):  # undo reaches back past the upgrade
+        undo = client.post("/api/games/oldgame1/actions", json={"kind": "undo"}, headers=headers)
+        assert undo.status_code == 201
+        assert [p["cash"] for p in undo.get_json()["game"]["players"]] == cash
     with new.app_context():
         db.session.remove()
         db.engine.dispose()

@@ -1,0 +1,199 @@
+"""The action log as pages read it: a bounded slice, never the whole log.
+
+Beside the action itself, each row records what later reads need, written in the action's own
+transaction (`record`, called by the bank):
+
+- the undo chain: `below`, the action in force beneath it (or, on an undo row, `undoes`, the
+  action it took back); the game's `last_standing` is the top of that chain, so the next
+  undo's target is one row away;
+- `checkpoint`, the state right after the action: an undo loads the checkpoint of the action
+  beneath its target instead of replaying the log;
+- `worths`, every seat's score (SG4) after it: the net-worth chart's points;
+- `party` rows, the seats it concerns: a player's own history is a page of an index.
+
+The state is still the log folded through the rules core (`bank.replayed_state`, checked by
+the tests); these columns only let a page find what it shows without doing that fold.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterable
+
+from sqlalchemy import delete, select
+
+from .models import LOG_FORMAT, Action, Game, Party, db
+from .rules import UNDO, Edition, GameState, apply, new_game, score
+
+PAGE = 50  # rows of history a page shows
+SEAT_FIELDS = ("player", "from", "to", "partner", "creditor")
+EVERYONE = ("deal", "end_game")  # actions that concern the whole table
+
+
+def pack(state: GameState) -> bytes:
+    return zlib.compress(json.dumps(state.to_dict(), separators=(",", ":")).encode(), 1)
+
+
+def unpack(blob: bytes) -> GameState:
+    return GameState.from_dict(json.loads(zlib.decompress(blob)))
+
+
+def concerned(kind: str, payload: dict, movements: Iterable, players: int) -> set[int]:
+    """The seats an action names or whose money it moved."""
+    if kind in EVERYONE:
+        return set(range(players))
+    named = {str(payload.get(field)) for field in SEAT_FIELDS}
+    seats = {seat for seat in range(players) if str(seat) in named}
+    for payer, payee, _amount in movements:
+        seats.update(s for s in (payer, payee) if isinstance(s, int))
+    return seats
+
+
+def worths_of(state: GameState, edition: Edition) -> list[int]:
+    return [score(state, edition, p.seat) for p in state.players]
+
+
+def record(game: Game, row: Action, state: GameState, edition: Edition, undone=None) -> None:
+    """Fill in the row's undo chain, checkpoint, worths and parties; move the top of the chain.
+    `undone` is the row an undo takes back."""
+    row.worths = worths_of(state, edition)
+    if row.kind == UNDO:
+        row.undoes = undone.seq
+        game.last_standing = undone.below
+        seats = concerned(undone.kind, undone.payload, undone.movements, len(state.players))
+    else:
+        row.below = game.last_standing
+        row.checkpoint = pack(state)
+        game.last_standing = row.seq
+        seats = concerned(row.kind, row.payload, row.movements, len(state.players))
+    db.session.add_all(Party(game_id=game.id, seat=seat, seq=row.seq) for seat in seats)
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+def row_at(game: Game, seq: int | None) -> Action | None:
+    if seq is None:
+        return None
+    query = select(Action).where(Action.game_id == game.id, Action.seq == seq)
+    return db.session.scalars(query).one_or_none()
+
+
+def undo_target(game: Game) -> Action | None:
+    """The action the next undo takes back: the latest still in force."""
+    return row_at(game, game.last_standing)
+
+
+def state_at(game: Game, edition: Edition, seq: int | None) -> GameState:
+    """The game's state right after action `seq` (None: right after the setup)."""
+    row = row_at(game, seq)
+    if row is None or row.checkpoint is None:
+        return new_game(edition, game.setup)
+    return unpack(row.checkpoint)
+
+
+def undone_among(game: Game, seqs: list[int]) -> set[int]:
+    """Which of these actions an undo has taken back."""
+    if not seqs:
+        return set()
+    query = select(Action.undoes).where(
+        Action.game_id == game.id, Action.undoes >= min(seqs), Action.undoes <= max(seqs)
+    )
+    return set(db.session.scalars(query))
+
+
+def page_of(game: Game, before: int | None = None, limit: int = PAGE) -> list[Action]:
+    """Up to `limit` rows older than `before` (None: the newest), newest first."""
+    query = select(Action).where(Action.game_id == game.id)
+    if before is not None:
+        query = query.where(Action.seq < before)
+    return list(db.session.scalars(query.order_by(Action.seq.desc()).limit(limit)))
+
+
+def own_page_of(game: Game, seat: int, before: int | None = None, limit: int = PAGE):
+    """Up to `limit` rows that concern this seat, older than `before`, newest first."""
+    query = (
+        select(Action)
+        .join(Party, (Party.game_id == Action.game_id) & (Party.seq == Action.seq))
+        .where(Party.game_id == game.id, Party.seat == seat)
+    )
+    if before is not None:
+        query = query.where(Party.seq < before)
+    return list(db.session.scalars(query.order_by(Party.seq.desc()).limit(limit)))
+
+
+def worths_in_force(game: Game, edition: Edition, most: int | None = None):
+    """Every seat's score after the setup and after each action still in force, as
+    (position, worths) pairs in order; at most `most` of them, evenly spaced, the first and
+    the last always kept. Reads the undo rows and the chosen rows only."""
+    undos = db.session.execute(
+        select(Action.seq, Action.undoes).where(
+            Action.game_id == game.id, Action.undoes.is_not(None)
+        )
+    ).all()
+    skipped = {seq for pair in undos for seq in pair}
+    in_force = [seq for seq in range(1, game.version + 1) if seq not in skipped]
+    positions = spaced(len(in_force) + 1, most)
+    wanted = [in_force[n - 1] for n in positions if n > 0]
+    found = (
+        dict(
+            db.session.execute(
+                select(Action.seq, Action.worths).where(
+                    Action.game_id == game.id, Action.seq.in_(wanted)
+                )
+            ).all()
+        )
+        if wanted
+        else {}
+    )
+    start = worths_of(new_game(edition, game.setup), edition)
+    return [(n, found[in_force[n - 1]] if n else start) for n in positions]
+
+
+def spaced(count: int, most: int | None) -> list[int]:
+    """Up to `most` positions out of range(count), evenly spaced, first and last kept."""
+    if most is None or count <= most:
+        return list(range(count))
+    step = (count - 1) / (most - 1)
+    return sorted({round(k * step) for k in range(most)})
+
+
+# -- games logged before these columns existed -------------------------------------------
+
+
+def reindex(game: Game, edition: Edition) -> None:
+    """Walk an old game's log once, in order, and fill in what `record` writes today."""
+    state = new_game(edition, game.setup)
+    in_force: list[Action] = []
+    game.last_standing = None
+    db.session.execute(delete(Party).where(Party.game_id == game.id))
+    rows = db.session.scalars(
+        select(Action).where(Action.game_id == game.id).order_by(Action.seq)
+    ).all()
+    for row in rows:
+        undone = None
+        if row.kind == UNDO:
+            if not in_force:
+                continue  # an undo with nothing to take back was refused, never logged
+            undone = in_force.pop()
+            state = state_at_row(in_force[-1] if in_force else None, game, edition)
+        else:
+            state = apply(state, edition, row.kind, row.payload).state
+            in_force.append(row)
+        record(game, row, state, edition, undone)
+    game.log_format = LOG_FORMAT
+
+
+def state_at_row(row: Action | None, game: Game, edition: Edition) -> GameState:
+    return unpack(row.checkpoint) if row is not None else new_game(edition, game.setup)
+
+
+def reindex_old_games(editions: dict[str, Edition]) -> int:
+    """Fill in every game logged before LOG_FORMAT; returns how many there were."""
+    old = db.session.scalars(select(Game).where(Game.log_format < LOG_FORMAT)).all()
+    for game in old:
+        if game.edition in editions:
+            reindex(game, editions[game.edition])
+    db.session.commit()
+    return len(old)
