@@ -4,66 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, jsonify, request
-from flask_compress import Compress
-from flask_migrate import Migrate
-from flask_wtf.csrf import CSRFProtect
-from werkzeug.exceptions import HTTPException
-
-from . import db_setup, i18n
-from .config import configure
-from .models import db
-from .rules import load_editions
-
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = Path(__file__).resolve().parent / "editions"
-csrf = CSRFProtect()
-compress = Compress()
-migrate = Migrate()
 
 
-def create_app(overrides: dict | None = None) -> Flask:
-    app = Flask(
-        __name__,
-        instance_path=str(ROOT / "instance"),
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
-    )
-    configure(app, overrides)  # defaults < instance/config.py < environment < overrides
-    app.extensions["tablebank.editions"] = load_editions(EDITIONS)
+def create_app(overrides: dict | None = None):
+    """The Flask app (app/factory.py). Imported on first use, so that importing the package
+    loads nothing else: the `tablebank` command makes the standard library cooperative
+    (gevent) before Flask and the database drivers are loaded."""
+    from .factory import create_app as make
 
-    db.init_app(app)
-    i18n.register(app)
-    csrf.init_app(app)
-    compress.init_app(app)  # a player's page in under 20 kB
-
-    from .web import api, auth, banker, endgame, filters, players, property, pwa, security
-
-    filters.register(app)
-    security.register(app)
-    app.before_request(auth.require_banker)  # every route with a game id is the banker's
-    app.register_blueprint(banker.bp)
-    app.register_blueprint(property.bp)
-    app.register_blueprint(endgame.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(pwa.bp)
-    app.register_blueprint(api.bp)
-    csrf.exempt(api.bp)
-    app.register_error_handler(HTTPException, api_errors_as_json)
-
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
-    if app.config["UPGRADE_ON_START"]:
-        db_setup.upgrade_schema(app)  # every game in progress is kept across versions
-    return app
-
-
-def api_errors_as_json(error: HTTPException):
-    """Under /api even a URL or method no route knows is answered in JSON, with words."""
-    if not request.path.startswith("/api/"):
-        return error
-    answer = jsonify({"error": error.description, "rule": "http"})
-    answer.status_code = error.code or 500
-    for name, value in error.get_response().headers.items():
-        if name.lower() not in ("content-type", "content-length"):
-            answer.headers[name] = value  # Allow on a 405
-    return answer
+    return make(overrides)

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from . import logbook
-from .live import watcher
+from .live import announce, watcher
 from .models import Action, Game, Player, db
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
 
@@ -225,6 +225,7 @@ def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outc
     logbook.record(game, row, outcome.state, edition_of(game), undone)
     game.state = outcome.state.to_dict()
     db.session.add(row)
+    announce(db.session, game.id, game.version)  # sent at commit, never if rolled back
     return row
 
 

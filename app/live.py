@@ -1,93 +1,207 @@
-"""Live updates: each process watches the versions of the games its pages follow.
+"""Live updates: news of a game's new version reaches every open page, in every process.
 
-A banker's action bumps a game's version in the database. One watcher thread per process
-reads the versions of the games that open streams follow (a single indexed query every
-POLL seconds) and wakes those streams; so the news crosses worker processes through the
-database itself, never through memory alone. In the process that did the action, `bump`
-wakes its own streams at once. Only games with a stream open in this process are kept in
-memory.
+After an action commits, the bank bumps the game's version in this process's watcher, which
+wakes the streams here at once. The other processes hear of it from the database:
+
+- PostgreSQL: the action's own transaction sends `NOTIFY tablebank, '<game> <version>'`
+  (`announce`), so the news of an action that rolled back is never sent; each process's
+  watcher LISTENs on one connection of its own.
+- SQLite (one machine): nothing is sent. Each process's watcher asks SQLite every TICK
+  whether anyone has committed since (`PRAGMA data_version`: shared memory, no table read),
+  and only then reads the versions of the games its pages follow.
+
+Either way the watcher re-reads those versions every SWEEP seconds, a safety net for news
+missed while its connection was down. A watcher that loses its connection logs it and
+reconnects; a stream that finds its watcher gone starts it again.
+
+A page's stream follows its game for the stream's whole life and waits on that game's own
+event: no thread of its own under gevent (a stream is a greenlet), and an action wakes only
+the pages of its game.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import text
 
-from .models import Game, db
+from .models import db
 
-POLL = 0.08  # seconds between two reads of the watched versions
+CHANNEL = "tablebank"
+TICK = 0.02  # seconds between two looks at SQLite's commit counter
+SWEEP = 10.0  # seconds between two reads of every followed version (LIVE_SWEEP_SECONDS)
+LISTEN_WAIT = 1.0  # seconds a PostgreSQL watcher waits for notices before looking around
+IN_CHUNKS = 500  # game ids per query when reading versions
 _making = threading.Lock()
+
+
+def announce(session, game_id: str, version: int) -> None:
+    """Tell the other processes, inside the action's transaction (PostgreSQL only)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(
+            text("SELECT pg_notify(:channel, :news)"),
+            {"channel": CHANNEL, "news": f"{game_id} {version}"},
+        )
+
+
+class Followed:
+    """A game some open page of this process follows: its latest known version, and the
+    event its streams wait on (replaced by a fresh one at each new version)."""
+
+    __slots__ = ("version", "followers", "news")
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.followers = 0
+        self.news = threading.Event()
 
 
 class Watcher:
     def __init__(self, app: Flask) -> None:
         self.app = app
-        self.versions: dict[str, int] = {}
-        self.watching: dict[str, int] = {}  # game id -> number of open streams
-        self.changed = threading.Condition()
+        with app.app_context():
+            self.url = db.engine.url  # as the app resolved it (SQLite: a path in instance/)
+        self.sweep = float(app.config.get("LIVE_SWEEP_SECONDS", SWEEP))
+        self.lock = threading.Lock()
+        self.games: dict[str, Followed] = {}
         self.thread: threading.Thread | None = None
         self.stopped = threading.Event()
+        self.failures = 0
+
+    # -- what streams and the bank call ------------------------------------------------------
 
     def bump(self, game_id: str, version: int) -> None:
-        with self.changed:
-            if game_id in self.watching and version > self.versions.get(game_id, -1):
-                self.versions[game_id] = version
-                self.changed.notify_all()
+        with self.lock:
+            followed = self.games.get(game_id)
+            if followed is None or version <= followed.version:
+                return
+            followed.version = version
+            news, followed.news = followed.news, threading.Event()
+        news.set()
 
-    def wait(self, game_id: str, seen: int, timeout: float) -> int:
-        """Block until the game is past version `seen` or the timeout; the version then."""
+    @contextmanager
+    def follow(self, game_id: str) -> Iterator[Followed]:
+        """Follow a game while the block runs (a stream's whole life)."""
         self._start()
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            self.watching[game_id] = self.watching.get(game_id, 0) + 1
-            try:
-                while self.versions.get(game_id, -1) <= seen and not self.stopped.is_set():
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        break
-                    self.changed.wait(left)
-                return self.versions.get(game_id, -1)
-            finally:
-                self.watching[game_id] -= 1
-                if not self.watching[game_id]:  # nobody here follows it: forget it
-                    del self.watching[game_id]
-                    self.versions.pop(game_id, None)
+        with self.lock:
+            followed = self.games.setdefault(game_id, Followed())
+            followed.followers += 1
+        try:
+            yield followed
+        finally:
+            with self.lock:
+                followed.followers -= 1
+                if not followed.followers:
+                    del self.games[game_id]
 
-    def _start(self) -> None:
-        with self.changed:
-            if not self.stopped.is_set() and (self.thread is None or not self.thread.is_alive()):
-                self.thread = threading.Thread(target=self._run, name="live-watcher", daemon=True)
-                self.thread.start()
+    def wait(self, followed: Followed, seen: int, timeout: float) -> int:
+        """Block until the game is past version `seen`, the timeout, or a stop; the version."""
+        with self.lock:
+            if followed.version > seen or self.stopped.is_set():
+                return followed.version
+            news = followed.news
+        news.wait(timeout)
+        return followed.version
 
     def stop(self) -> None:
-        """End the watcher thread (a server shutting down); waiting streams wake at once."""
+        """End the watcher (a server shutting down); waiting streams wake at once."""
         self.stopped.set()
-        with self.changed:
-            self.changed.notify_all()
-        if self.thread is not None:
+        with self.lock:
+            waiting = [followed.news for followed in self.games.values()]
+        for news in waiting:
+            news.set()
+        if self.thread is not None and self.thread is not threading.current_thread():
             self.thread.join(timeout=5)
+
+    # -- the watcher's own loop --------------------------------------------------------------
+
+    def _start(self) -> None:
+        with self.lock:
+            if self.stopped.is_set() or (self.thread is not None and self.thread.is_alive()):
+                return
+            self.thread = threading.Thread(target=self._run, name="live-watcher", daemon=True)
+            self.thread.start()
 
     def _run(self) -> None:
         while not self.stopped.is_set():
-            with self.changed:
-                ids = list(self.watching)
-            if ids:
-                try:
-                    self._read(ids)
-                except Exception:  # noqa: BLE001  a database hiccup must not kill the watcher
-                    self.app.logger.exception("live watcher could not read versions")
-            time.sleep(POLL)
+            try:
+                if self.url.get_backend_name() == "postgresql":
+                    self._listen_postgresql()
+                else:
+                    self._watch_sqlite()
+            except Exception:  # noqa: BLE001  logged, then reconnect: the watcher must live on
+                self.failures += 1
+                self.app.logger.exception("live watcher: lost the database; reconnecting")
+                self.stopped.wait(min(0.5 * self.failures, 10))
 
-    def _read(self, ids: list[str]) -> None:
-        with self.app.app_context():
-            rows = db.session.execute(select(Game.id, Game.version).where(Game.id.in_(ids)))
-            found = dict(rows.all())
-            db.session.remove()
-        for game_id, version in found.items():
-            self.bump(game_id, version)
+    def _followed_ids(self) -> list[str]:
+        with self.lock:
+            return list(self.games)
+
+    def _sweep(self, read) -> None:
+        """Read every followed game's version with `read(ids)` and wake what moved on."""
+        ids = self._followed_ids()
+        for start in range(0, len(ids), IN_CHUNKS):
+            for game_id, version in read(ids[start : start + IN_CHUNKS]):
+                self.bump(game_id, version)
+
+    def _listen_postgresql(self) -> None:
+        import psycopg
+
+        conninfo = self.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(conninfo, autocommit=True) as connection:
+            connection.execute(f"LISTEN {CHANNEL}")
+
+            def read(ids: list[str]):
+                return connection.execute(
+                    "SELECT id, version FROM game WHERE id = ANY(%s)", [ids]
+                ).fetchall()
+
+            self.failures = 0
+            swept = 0.0
+            while not self.stopped.is_set():
+                if time.monotonic() - swept >= self.sweep:
+                    self._sweep(read)  # also the catch-up right after (re)connecting
+                    swept = time.monotonic()
+                for notice in connection.notifies(timeout=LISTEN_WAIT):
+                    game_id, _, version = notice.payload.partition(" ")
+                    if version.isdigit():
+                        self.bump(game_id, int(version))
+
+    def _watch_sqlite(self) -> None:
+        path = self.url.database
+        if not path or path == ":memory:":
+            self.stopped.wait()  # a private in-memory database: only this process acts
+            return
+        connection = sqlite3.connect(
+            f"file:{path}?mode=rw",
+            uri=True,
+            timeout=1,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+
+            def read(ids: list[str]):
+                marks = ",".join("?" * len(ids))
+                query = f"SELECT id, version FROM game WHERE id IN ({marks})"  # noqa: S608
+                return connection.execute(query, ids).fetchall()
+
+            self.failures = 0
+            counter, swept = None, 0.0
+            while not self.stopped.is_set():
+                now = connection.execute("PRAGMA data_version").fetchone()[0]
+                if now != counter or time.monotonic() - swept >= self.sweep:
+                    counter, swept = now, time.monotonic()
+                    self._sweep(read)
+                self.stopped.wait(TICK)
+        finally:
+            connection.close()
 
 
 def watcher(app: Flask) -> Watcher:

@@ -179,26 +179,42 @@ def table(token: str):
 
 
 def stream(game: Game) -> Response:
-    """Server-Sent Events: "version N is out"; the page then fetches what changed."""
-    app = current_app._get_current_object()
+    """Server-Sent Events: "version N is out"; the page then fetches what changed. The stream
+    holds no database connection and, under gevent, no thread; it ends after STREAM_SECONDS
+    and the browser reconnects by itself, saying the last version it heard."""
+    live = watcher(current_app._get_current_object())
     game_id = game.id
-    seen = request.args.get("v", "")
-    seen = int(seen) if seen.isascii() and seen.isdigit() else game.version
-    db.session.remove()  # a stream holds no database connection
+    seen = max(whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID")))
+    db.session.remove()
 
     def events():
-        last, stop = seen, time.monotonic() + STREAM_SECONDS
-        yield "retry: 1000\n\n"
-        while time.monotonic() < stop and not watcher(app).stopped.is_set():
-            version = watcher(app).wait(game_id, last, KEEPALIVE)
-            if version > last:
-                last = version
-                yield f"event: version\ndata: {version}\n\n"
-            else:
-                yield ": still here\n\n"
+        with live.follow(game_id) as followed:
+            live.bump(game_id, version_now(game_id))  # what happened before we followed
+            last, stop = seen, time.monotonic() + STREAM_SECONDS
+            yield "retry: 1000\n\n"
+            while time.monotonic() < stop and not live.stopped.is_set():
+                version = live.wait(followed, last, KEEPALIVE)
+                if version > last:
+                    last = version
+                    yield f"id: {version}\nevent: version\ndata: {version}\n\n"
+                else:
+                    yield ": still here\n\n"
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
+
+
+def whole(value: str | None) -> int:
+    """A version as a stream's caller gives it; -1 for anything else."""
+    value = value or ""
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else -1
+
+
+def version_now(game_id: str) -> int:
+    try:
+        return db.session.scalar(select(Game.version).where(Game.id == game_id)) or 0
+    finally:
+        db.session.remove()  # the stream goes on without a database connection
 
 
 @bp.get("/p/<token>/live")

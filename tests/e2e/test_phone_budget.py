@@ -4,6 +4,7 @@ network drops (headless Chromium, 390x844)."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -112,18 +113,15 @@ def test_live_updates_cross_worker_processes(browser: Browser, tmp_path, databas
             process.wait(timeout=10)
 
 
-SERVE = (
-    "import sys; from waitress import serve; from app import create_app; "
-    "serve(create_app({'SQLALCHEMY_DATABASE_URI': sys.argv[1]}), host='127.0.0.1', "
-    "port=int(sys.argv[2]), threads=8)"
-)
-
-
 def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
+    """The README's `tablebank` command (one gevent process) on this database."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-c", SERVE, db_url, str(port)], cwd=ROOT)
+    command = [sys.executable, "-m", "app.cli", "--host", "127.0.0.1", "--port", str(port)]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env={**os.environ, "DATABASE_URL": db_url}, stdout=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:

@@ -1,5 +1,5 @@
-"""A real server for these tests: gunicorn with several worker processes on 127.0.0.1, as the
-README runs it in production."""
+"""A real server for these tests: gunicorn with several gevent worker processes on 127.0.0.1,
+with the product's own gunicorn settings, as the README runs it in production."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ WORKERS = 3
 
 
 class Server:
-    def __init__(self, db_url: str, workers: int = WORKERS, preload: bool = True) -> None:
-        self.db_url, self.workers, self.preload = db_url, workers, preload
+    def __init__(self, db_url: str, workers: int = WORKERS) -> None:
+        self.db_url, self.workers = db_url, workers
         self.process: subprocess.Popen | None = None
         self.log = tempfile.TemporaryFile()  # noqa: SIM115  the server's stderr, while it lives
         with socket.socket() as probe:
@@ -38,11 +38,11 @@ class Server:
         gunicorn = Path(sys.executable).with_name("gunicorn")
         command = [
             str(gunicorn) if gunicorn.exists() else "gunicorn",
-            "--workers", str(self.workers), "--worker-class", "gthread", "--threads", "16",
-            "--bind", f"127.0.0.1:{self.port}",
-            *(["--preload"] if self.preload else []), "app:create_app()",
+            "-c", "python:app.gunicorn_conf", "--workers", str(self.workers),
+            "--bind", f"127.0.0.1:{self.port}", "app:create_app()",
         ]  # fmt: skip
-        env = {**os.environ, "DATABASE_URL": self.db_url}
+        # News must be pushed: the watcher's safety-net sweep would hide a lost notice.
+        env = {**os.environ, "DATABASE_URL": self.db_url, "TABLEBANK_LIVE_SWEEP_SECONDS": "3600"}
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=env, start_new_session=True, stderr=self.log
         )

@@ -14,9 +14,9 @@ from .conftest import Server, new_game
 class Stream:
     """A player's page as the browser holds it: an open Server-Sent Events stream."""
 
-    def __init__(self, server: Server, token: str) -> None:
+    def __init__(self, server: Server, token: str, seen: int = 0) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15)
-        self.connection.request("GET", f"/p/{token}/live?v=0")
+        self.connection.request("GET", f"/p/{token}/live?v={seen}")
         self.response = self.connection.getresponse()
         assert self.response.status == 200
         assert self.response.getheader("Content-Type").startswith("text/event-stream")
@@ -62,3 +62,33 @@ def test_every_stream_hears_of_every_action_done_on_another_process(server, othe
     finally:
         for stream in streams:
             stream.close()
+
+
+def player_tokens(server: Server, game_id: str, key: str) -> list[str]:
+    _, codes = server.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
+    return list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))  # seat order
+
+
+def test_pages_in_every_process_hear_every_action_after_each_process_has_acted(server):
+    """Each process acts before any page opens in it; then every page in every process still
+    hears of every action, whichever process does it (the watcher's first news is not lost)."""
+    game_id, key = new_game(server)
+    tokens = player_tokens(server, game_id, key)
+    hosts = [Server(server.db_url, workers=1) for _ in range(3)]
+    try:
+        for host in hosts:
+            host.start()
+        pay = {"kind": "bank_pay", "player": 0, "amount": 1}
+        for host in hosts:  # every process acts first
+            assert host.call("POST", f"/api/games/{game_id}/actions", pay, key)[0] == 201
+        streams = [Stream(host, token, len(hosts)) for host in hosts for token in tokens[:2]]
+        try:
+            for version, host in enumerate(hosts * 2, start=len(hosts) + 1):
+                assert host.call("POST", f"/api/games/{game_id}/actions", pay, key)[0] == 201
+                assert [stream.next_version() for stream in streams] == [version] * len(streams)
+        finally:
+            for stream in streams:
+                stream.close()
+    finally:
+        for host in hosts:
+            host.close()

@@ -1,0 +1,111 @@
+"""A crowd of open live pages on the README's `tablebank` command (one gevent process): the
+pages hold no thread, the banker is answered all the same, and every page hears the news."""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from app import ROOT
+
+from ..conftest import setup_of
+from .conftest import Server
+
+PAGES = 300
+
+
+@pytest.fixture
+def command(tmp_path, database_url):
+    """`tablebank --host 127.0.0.1 --port P` on a fresh database."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    running = Server(database_url(tmp_path))  # for its call(); started here, not by gunicorn
+    running.port, running.url = port, f"http://127.0.0.1:{port}"
+    env = {**os.environ, "DATABASE_URL": running.db_url, "TABLEBANK_LIVE_SWEEP_SECONDS": "3600"}
+    tablebank = Path(sys.executable).with_name("tablebank")
+    program = [str(tablebank)] if tablebank.exists() else [sys.executable, "-m", "app.cli"]
+    running.process = subprocess.Popen(
+        [*program, "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=running.log,
+        start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(running.url + "/api/editions", timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        running.close()
+        pytest.fail(f"tablebank did not start:\n{running.errors()}")
+    yield running
+    running.close()
+
+
+def threads_of(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"^Threads:\s+(\d+)", status, re.M).group(1))
+
+
+def open_pages(port: int, tokens: list[str], count: int) -> list[socket.socket]:
+    pages = []
+    for n in range(count):
+        page = socket.create_connection(("127.0.0.1", port), timeout=10)
+        request = f"GET /p/{tokens[n % len(tokens)]}/live?v=0 HTTP/1.1\r\nHost: table\r\n\r\n"
+        page.sendall(request.encode())
+        pages.append(page)
+    return pages
+
+
+def read_until_all_hear(pages: list[socket.socket], news: bytes, seconds: float) -> int:
+    """How many pages received `news` within `seconds`."""
+    heard: dict[socket.socket, bytes] = {page: b"" for page in pages}
+    waiting = selectors.DefaultSelector()
+    for page in pages:
+        page.setblocking(False)
+        waiting.register(page, selectors.EVENT_READ)
+    deadline = time.monotonic() + seconds
+    done = set()
+    while len(done) < len(pages) and time.monotonic() < deadline:
+        for ready, _ in waiting.select(timeout=0.2):
+            page = ready.fileobj
+            heard[page] += page.recv(65536)
+            if news in heard[page]:
+                done.add(page)
+                waiting.unregister(page)
+    waiting.close()
+    return len(done)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_hundreds_of_open_pages_hold_no_thread_and_never_starve_the_banker(command):
+    status, body = command.call("POST", "/api/games", setup_of(starting_cash=5000))
+    assert status == 201
+    game_id, key = body["id"], body["banker_key"]
+    _, codes = command.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
+    tokens = list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))
+    threads_before = threads_of(command.process.pid)
+    pages = open_pages(command.port, tokens, PAGES)
+    try:
+        time.sleep(0.5)  # every page's stream is open and waiting
+        assert threads_of(command.process.pid) <= threads_before + 2  # greenlets, not threads
+        pay = {"kind": "bank_pay", "player": 0, "amount": 1}
+        status, done = command.call("POST", f"/api/games/{game_id}/actions", pay, key)
+        assert status == 201 and done["seq"] == 1  # the banker is answered at once
+        assert read_until_all_hear(pages, b"data: 1\n", seconds=10) == PAGES
+    finally:
+        for page in pages:
+            page.close()
+    status, game = command.call("GET", f"/api/games/{game_id}", key=key)
+    assert status == 200 and game["version"] == 1  # and still answers once they are gone
