@@ -18,13 +18,13 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from .. import bank
+from .. import bank, logbook
 from ..models import Game, db
 from ..rules import UNDO, Edition, GameState, RuleError
 from ..rules.edition import Space
 from ..rules.rent import rent_due
 from .auth import is_banker, remember_banker
-from .present import game_view, history_page
+from .present import game_view, history_page, row_said
 from .words import N_, refused, said
 
 bp = Blueprint("banker", __name__)
@@ -93,6 +93,15 @@ def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "p
         return Option(kind, payload, fallback, refused(refusal), style)
 
 
+def undo_offer(game: Game) -> Option:
+    """The undo button: what it takes back, read from one row (the state is only worked out
+    when the banker confirms)."""
+    target = logbook.undo_target(game)
+    if target is None:
+        return Option(UNDO, {}, _(REFUSED_LABELS[UNDO]), _("There is nothing to undo"), "danger")
+    return Option(UNDO, {}, row_said(target, bank.edition_of(game), undo=True), style="danger")
+
+
 def load(game_id: str) -> Game:
     try:
         return bank.find(game_id)
@@ -102,7 +111,9 @@ def load(game_id: str) -> Game:
 
 def page(template: str, game: Game | None = None, **context):
     if game is not None:
-        context.update(game=game, view=game_view(game), edition=bank.edition_of(game))
+        view = game_view(game)
+        deed_at = {deed["space"]: deed for deed in view["deeds"]}
+        context.update(game=game, view=view, deed_at=deed_at, edition=bank.edition_of(game))
     return render_template(template, **context)
 
 
@@ -173,8 +184,7 @@ def dashboard(game_id: str):
         bank.perform(game.id, "end_game", {}, actor="clock", key="clock:end")  # TL1
     if request.args.get("fragment"):
         return page("game_live.html", game)
-    undo = offer(game, UNDO, {})
-    return page("game.html", game, undo=undo, codes=True)
+    return page("game.html", game, undo=undo_offer(game), codes=True)
 
 
 @bp.get("/g/<game_id>/history")
@@ -351,7 +361,7 @@ def transfer(game_id: str):
 @bp.get("/g/<game_id>/undo")
 def undo(game_id: str):
     game = load(game_id)
-    return page("confirm.html", game, option=offer(game, UNDO, {}, style="danger"))
+    return page("confirm.html", game, option=undo_offer(game))
 
 
 # -- the one door ------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from flask import (
 from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from .. import bank
 from ..live import watcher
@@ -50,7 +51,8 @@ def qr_svg(url: str) -> Markup:
 
 
 def player_by_token(token: str) -> Player:
-    found = db.session.scalars(select(Player).where(Player.token == token)).one_or_none()
+    query = select(Player).where(Player.token == token).options(joinedload(Player.game))
+    found = db.session.scalars(query).one_or_none()
     if found is None:
         abort(404)
     return found

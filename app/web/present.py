@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from dataclasses import asdict
+
+from flask_babel import get_locale
+
 from .. import logbook
 from ..bank import edition_of, state_of
-from ..models import Game
-from ..rules import UNDO, raisable, score, total_worth
+from ..models import Action, Game
+from ..rules import UNDO, Edition, raisable, score, total_worth
 from ..rules.state import HOTEL
 from .words import said
 
@@ -49,7 +54,7 @@ def game_view(game: Game) -> dict:
         "edition": edition.id,
         "currency": edition.currency,
         "version": game.version,
-        "settings": state.to_dict()["settings"],
+        "settings": asdict(state.settings),
         "players": players,
         "deeds": deeds,
         "houses": state.houses,
@@ -78,13 +83,32 @@ def history(
             "kind": row.kind,
             "payload": row.payload,
             "actor": row.actor,
-            "text": said(row.lines, edition, row.text, row.kind == UNDO),
+            "text": row_said(row, edition),
             "at": row.created_at.isoformat(),
             "undone": row.seq in undone,
             "movements": row.movements or [],
         }
         for row in rows
     ]
+
+
+WORDED: OrderedDict[tuple, str] = OrderedDict()
+WORDED_MOST = 20_000  # sentences kept per process, about 4 MB
+
+
+def row_said(row: Action, edition: Edition, undo: bool = False) -> str:
+    """A logged action's sentence in the reader's language ("Undo: ..." for an undo row, or
+    for the action the undo button would take back). A row never changes once logged, so
+    each is worded once per language and process, not at every refresh of every phone."""
+    undo = undo or row.kind == UNDO
+    key = (row.game_id, row.seq, row.created_at, undo, str(get_locale()))
+    text = WORDED.get(key)
+    if text is None:
+        text = said(row.lines, edition, row.text, undo)
+        WORDED[key] = text
+        if len(WORDED) > WORDED_MOST:
+            WORDED.popitem(last=False)  # the oldest worded, not the least read: good enough
+    return text
 
 
 def history_page(
