@@ -100,9 +100,9 @@ class Action(db.Model):
     # For an undo: the action it took back.
     undoes: Mapped[int | None]
     # The state right after this action (JSON, zlib): where an undo of a later one returns.
-    checkpoint: Mapped[bytes | None] = mapped_column(LargeBinary)
+    checkpoint: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
     # Every seat's score (SG4) right after this action: the points of the net-worth chart.
-    worths: Mapped[list | None] = mapped_column(JSON)
+    worths: Mapped[list | None] = mapped_column(JSON, deferred=True)
 
 
 class Party(db.Model):
