@@ -2,7 +2,7 @@
 
 from . import endgame as _endgame  # noqa: F401  (registers its actions)
 from . import property as _property  # noqa: F401  (registers its actions)
-from .actions import ACTIONS, Movement, Outcome, apply, new_game
+from .actions import KINDS, Kind, Movement, Outcome, apply, new_game
 from .edition import Edition, EditionError, load_editions
 from .errors import RuleError
 from .log import UNDO, replay, standing, undo_target
@@ -11,7 +11,8 @@ from .state import HOTEL, GameState
 from .wealth import raisable, score, score_breakdown, total_worth
 
 __all__ = [
-    "ACTIONS",
+    "KINDS",
+    "Kind",
     "HOTEL",
     "UNDO",
     "Edition",

@@ -14,13 +14,12 @@ from datetime import datetime
 
 from .edition import BOARD_SIZE, JAIL, Card, Edition, Space
 from .errors import RuleError
+from .fields import AMOUNT, DICE, FLAG, MAX_AMOUNT, MAX_NOTE, NAME, NOTE, SEAT, SPACE
 from .rent import rent_due
 from .state import HOTEL, MODES, DeedState, GameState, PlayerState, Settings
 from .wealth import raisable, total_worth
-from .words import Phrase, sentence
+from .words import N_, Phrase, sentence
 
-MAX_AMOUNT = 1_000_000
-MAX_NOTE = 80
 MAX_NAME = 24
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 SEAT_WORDS = {
@@ -196,14 +195,40 @@ class Turn:
         return None if seat is None else self.state.players[seat]
 
 
-Action = Callable[[Turn], None]
-ACTIONS: dict[str, Action] = {}
+Handler = Callable[[Turn], None]
 
 
-def action(kind: str) -> Callable[[Action], Action]:
-    def register(fn: Action) -> Action:
-        ACTIONS[kind] = fn
-        return fn
+@dataclass(frozen=True)
+class Kind:
+    """One kind of action, declared once where its handler is written. The API's OpenAPI
+    document, what a player's own phone may do, and the words a page shows for a refused
+    action are all drawn from these declarations."""
+
+    name: str
+    handler: Handler | None  # None: the bank does it itself (undo)
+    label: str  # what the button says when the action cannot be previewed
+    rules: str  # the rule ids it applies, and a word on its fields
+    fields: dict[str, dict]  # JSON Schema of each field it reads
+    required: tuple[str, ...] = ()
+    own_seat: str | None = None  # a player's own phone may do it, this field set to their seat
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def declare(kind: Kind) -> Kind:
+    if kind.name in KINDS:
+        raise ValueError(f"action kind {kind.name!r} declared twice")
+    KINDS[kind.name] = kind
+    return kind
+
+
+def action(name: str, **declared) -> Callable[[Handler], Handler]:
+    """Declare an action kind with its handler (see Kind for what to declare)."""
+
+    def register(handler: Handler) -> Handler:
+        declare(Kind(name, handler, **declared))
+        return handler
 
     return register
 
@@ -211,7 +236,8 @@ def action(kind: str) -> Callable[[Action], Action]:
 def apply(state: GameState, edition: Edition, kind: str, payload: dict) -> Outcome:
     if state.ended:
         raise RuleError("K4", "This game has ended")
-    handler = ACTIONS.get(kind) if isinstance(kind, str) else None
+    declared = KINDS.get(kind) if isinstance(kind, str) else None
+    handler = declared.handler if declared else None
     if handler is None:
         raise RuleError("input", "Unknown action {kind}", kind=repr(kind))
     try:
@@ -293,7 +319,13 @@ def new_game(edition: Edition, setup: dict) -> GameState:
 # -- landing on a space --------------------------------------------------------------------
 
 
-@action("buy")
+@action(
+    "buy",
+    label=N_("Buy"),
+    rules="P1",
+    fields={"player": SEAT, "deed": SPACE, "passed_go": FLAG},
+    required=("player", "deed"),
+)
 def buy(turn: Turn) -> None:
     """P1: an unowned deed at its printed price."""
     player, deed = turn.player(), turn.deed()
@@ -314,7 +346,13 @@ def buy(turn: Turn) -> None:
     )
 
 
-@action("rent")
+@action(
+    "rent",
+    label=N_("Pay rent"),
+    rules="P2-P7, C2; dice needed on a utility",
+    fields={"player": SEAT, "deed": SPACE, "dice": DICE, "by_card": FLAG, "passed_go": FLAG},
+    required=("player", "deed"),
+)
 def rent(turn: Turn) -> None:
     """P2-P7, and the nearest railroad / utility cards (C2) with `by_card`."""
     player, deed = turn.player(), turn.deed()
@@ -341,7 +379,13 @@ def rent(turn: Turn) -> None:
     )
 
 
-@action("tax")
+@action(
+    "tax",
+    label=N_("Pay the tax"),
+    rules="T1, T2",
+    fields={"player": SEAT, "space": SPACE, "percent": FLAG, "passed_go": FLAG},
+    required=("player", "space"),
+)
 def tax(turn: Turn) -> None:
     """T1 (with its 10% option, chosen before the worth is counted) and T2."""
     player, space = turn.player(), turn.space()
@@ -360,7 +404,13 @@ def tax(turn: Turn) -> None:
     )
 
 
-@action("go_to_jail")
+@action(
+    "go_to_jail",
+    label=N_("Go to jail"),
+    rules="J1, G2",
+    fields={"player": SEAT},
+    required=("player",),
+)
 def go_to_jail(turn: Turn) -> None:
     """J1, G2: straight to jail, no salary."""
     send_to_jail(turn, turn.player())
@@ -371,7 +421,13 @@ def send_to_jail(turn: Turn, player: PlayerState) -> None:
     turn.say("{player} goes to jail", player=player.name)
 
 
-@action("visit")
+@action(
+    "visit",
+    label=N_("Just landing"),
+    rules="J2, H1",
+    fields={"player": SEAT, "space": SPACE, "passed_go": FLAG},
+    required=("player", "space"),
+)
 def visit(turn: Turn) -> None:
     """A landing where nothing is owed: GO, just visiting (J2), Free Parking (H1), own deed."""
     player, space = turn.player(), turn.space()
@@ -406,7 +462,13 @@ def _refuse_if_due(turn: Turn, player: PlayerState, space: Space) -> None:
             )
 
 
-@action("pass_go")
+@action(
+    "pass_go",
+    label=N_("Collect salary"),
+    rules="G1",
+    fields={"player": SEAT},
+    required=("player",),
+)
 def pass_go(turn: Turn) -> None:
     """G1."""
     turn.salary(turn.player())
@@ -422,7 +484,13 @@ def _card(turn: Turn) -> Card:
     return card
 
 
-@action("card")
+@action(
+    "card",
+    label=N_("Card"),
+    rules="C1-C3",
+    fields={"player": SEAT, "card": NAME, "space": SPACE, "passed_go": FLAG},
+    required=("player", "card"),
+)
 def card(turn: Turn) -> None:
     """C1-C3: a drawn card's effect, computed from the board."""
     player, drawn = turn.player(), _card(turn)
@@ -554,7 +622,13 @@ def _jailed(turn: Turn) -> PlayerState:
     return player
 
 
-@action("jail_fine")
+@action(
+    "jail_fine",
+    label=N_("Pay the fine"),
+    rules="J3",
+    fields={"player": SEAT},
+    required=("player",),
+)
 def jail_fine(turn: Turn) -> None:
     """J3: pay the fine and leave jail."""
     player = _jailed(turn)
@@ -566,7 +640,13 @@ def jail_fine(turn: Turn) -> None:
     )
 
 
-@action("jail_card")
+@action(
+    "jail_card",
+    label=N_("Use Get Out of Jail Free"),
+    rules="J3, C3",
+    fields={"player": SEAT},
+    required=("player",),
+)
 def jail_card(turn: Turn) -> None:
     """J3, C3: a Get Out of Jail Free card, back to its deck once used."""
     player = _jailed(turn)
@@ -576,7 +656,13 @@ def jail_card(turn: Turn) -> None:
     turn.say("{player} uses a Get Out of Jail Free card and leaves jail", player=player.name)
 
 
-@action("jail_doubles")
+@action(
+    "jail_doubles",
+    label=N_("Doubles: leave jail"),
+    rules="J3",
+    fields={"player": SEAT},
+    required=("player",),
+)
 def jail_doubles(turn: Turn) -> None:
     """J3: doubles thrown in jail, out at no cost (the landing is its own action)."""
     player = _jailed(turn)
@@ -593,7 +679,13 @@ def say_with_note(turn: Turn, template: str, **params: object) -> None:
     turn.say(template, **params)
 
 
-@action("bank_pay")
+@action(
+    "bank_pay",
+    label=N_("The bank pays"),
+    rules="S2",
+    fields={"player": SEAT, "amount": AMOUNT, "note": NOTE},
+    required=("player", "amount"),
+)
 def bank_pay(turn: Turn) -> None:
     """The bank pays a player (S2: the bank never goes broke)."""
     player, amount = turn.player(), turn.amount()
@@ -601,14 +693,28 @@ def bank_pay(turn: Turn) -> None:
     say_with_note(turn, "the bank pays {player} {amount:money}", player=player.name, amount=amount)
 
 
-@action("bank_collect")
+@action(
+    "bank_collect",
+    label=N_("Pay the bank"),
+    rules="K1",
+    fields={"player": SEAT, "amount": AMOUNT, "note": NOTE},
+    required=("player", "amount"),
+    own_seat="player",
+)
 def bank_collect(turn: Turn) -> None:
     player, amount = turn.player(), turn.amount()
     turn.pay(player, None, amount)
     say_with_note(turn, "{player} pays the bank {amount:money}", player=player.name, amount=amount)
 
 
-@action("transfer")
+@action(
+    "transfer",
+    label=N_("Pay"),
+    rules="K1, X2",
+    fields={"from": SEAT, "to": SEAT, "amount": AMOUNT, "note": NOTE},
+    required=("from", "to", "amount"),
+    own_seat="from",
+)
 def transfer(turn: Turn) -> None:
     payer, payee, amount = turn.player("from"), turn.player("to"), turn.amount()
     if payer is payee:

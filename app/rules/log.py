@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .actions import apply, new_game
+from .actions import Kind, apply, declare, new_game
 from .edition import Edition
 from .errors import RuleError
 from .state import GameState
+from .words import N_
 
 UNDO = "undo"
+declare(Kind(UNDO, None, N_("Undo"), "takes back the latest action still in force", {}))
 
 
 def standing(kinds: Iterable[str]) -> list[int]:

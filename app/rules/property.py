@@ -8,7 +8,9 @@ import math
 from .actions import Turn, action, apply, whole_number
 from .edition import Group
 from .errors import RuleError
+from .fields import DEEDS, LEVELS, NAME, OFFER, SEAT, SIDE, SPACE
 from .state import HOTEL, GameState, PlayerState
+from .words import N_
 
 
 def lift_cost(mortgage: int) -> int:
@@ -102,7 +104,13 @@ def say_level(turn: Turn, houses: int, street: str) -> None:
         turn.say("{count} houses on {street}", count=houses, street=street)
 
 
-@action("build")
+@action(
+    "build",
+    label=N_("Build"),
+    rules="B1-B7: every street's level, 0-4 houses or 5 for a hotel",
+    fields={"player": SEAT, "group": NAME, "levels": LEVELS},
+    required=("player", "group", "levels"),
+)
 def build(turn: Turn) -> None:
     """Set every street of a colour group to new building levels at once (B1-B6, SG2).
 
@@ -291,7 +299,13 @@ def say_back_to_bank(turn: Turn, houses: int, hotels: int) -> None:
     )
 
 
-@action("mortgage")
+@action(
+    "mortgage",
+    label=N_("Mortgage"),
+    rules="M1",
+    fields={"player": SEAT, "deed": SPACE},
+    required=("player", "deed"),
+)
 def mortgage(turn: Turn) -> None:
     """M1: the bank pays the mortgage value, after the group's buildings are sold back."""
     player = turn.player()
@@ -318,7 +332,13 @@ def pay_lift(turn: Turn, owner: PlayerState, deed) -> int:
     return cost
 
 
-@action("lift")
+@action(
+    "lift",
+    label=N_("Lift the mortgage"),
+    rules="M3",
+    fields={"player": SEAT, "deed": SPACE},
+    required=("player", "deed"),
+)
 def lift(turn: Turn) -> None:
     """M3, M5: only the owner lifts, paying the value plus 10%."""
     player = turn.player()
@@ -434,7 +454,13 @@ def say_side(turn: Turn, giver: PlayerState, taker: PlayerState, side: dict) -> 
         )
 
 
-@action("trade")
+@action(
+    "trade",
+    label=N_("Trade"),
+    rules="X1-X3, M4, C3",
+    fields={"player": SEAT, "partner": SEAT, "give": SIDE, "take": SIDE, "lift": DEEDS},
+    required=("player", "partner"),
+)
 def trade(turn: Turn) -> None:
     """X1-X3, M4, C3: cash, deeds and jail free cards both ways between two players."""
     player, partner = turn.player(), turn.player("partner")
@@ -465,7 +491,13 @@ def trade(turn: Turn) -> None:
 # -- trades offered to a player's own phone ------------------------------------------------------
 
 
-@action("trade_offer")
+@action(
+    "trade_offer",
+    label=N_("Offer the trade"),
+    rules="X1-X3: put to the partner's own phone",
+    fields={"player": SEAT, "partner": SEAT, "give": SIDE, "take": SIDE},
+    required=("player", "partner"),
+)
 def trade_offer(turn: Turn) -> None:
     """A trade put to the partner, who accepts or declines it on their own phone."""
     trade_payload = {k: v for k, v in turn.payload.items() if k != "lift"}
@@ -484,7 +516,14 @@ def find_offer(turn: Turn) -> dict:
     return offer
 
 
-@action("trade_accept")
+@action(
+    "trade_accept",
+    label=N_("Accept the trade"),
+    rules="X1-X3, M4",
+    fields={"player": SEAT, "offer": OFFER, "lift": DEEDS},
+    required=("player", "offer"),
+    own_seat="player",
+)
 def trade_accept(turn: Turn) -> None:
     """X1-X3, M4: the partner says yes, choosing lift-now for mortgaged deeds received."""
     offer, player = find_offer(turn), turn.player()
@@ -495,7 +534,14 @@ def trade_accept(turn: Turn) -> None:
     trade(turn)
 
 
-@action("trade_decline")
+@action(
+    "trade_decline",
+    label=N_("Decline the trade"),
+    rules="X1",
+    fields={"player": SEAT, "offer": OFFER},
+    required=("player", "offer"),
+    own_seat="player",
+)
 def trade_decline(turn: Turn) -> None:
     """The partner says no, or the proposer withdraws: nothing changes hands."""
     offer, player = find_offer(turn), turn.player()

@@ -12,6 +12,11 @@ from collections.abc import Callable
 Money = Callable[[int], str]
 
 
+def N_(text: str) -> str:  # noqa: N802  (the usual name of gettext's no-op marker)
+    """Marks words for translation where they are defined; they are translated when shown."""
+    return text
+
+
 class Phrase(str):
     """A value that is itself words to translate ("The amount"), not a name."""
 

@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from .. import bank
-from ..rules import ACTIONS, UNDO, RuleError
+from ..rules import KINDS, RuleError
 from .openapi import API_PAGE, API_PAGE_MAX, openapi_document
 from .present import game_view, history_page
 
@@ -36,7 +36,7 @@ def body() -> dict:
 
 def split_action(data: dict) -> tuple[str, dict]:
     kind = data.get("kind")
-    if not isinstance(kind, str) or (kind != UNDO and kind not in ACTIONS):
+    if not isinstance(kind, str) or kind not in KINDS:
         raise RuleError("input", f"Unknown action {kind!r}")
     meta = ("kind", "idempotency_key", "expected_version")
     return kind, {k: v for k, v in data.items() if k not in meta}

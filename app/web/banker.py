@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from .. import bank, logbook
 from ..models import Game, db
-from ..rules import UNDO, Edition, GameState, RuleError
+from ..rules import KINDS, UNDO, Edition, GameState, RuleError
 from ..rules.edition import Space
 from ..rules.rent import rent_due
 from .auth import is_banker, remember_banker
@@ -50,38 +50,6 @@ class Option:
     label: str = ""
 
 
-REFUSED_LABELS = {
-    "buy": N_("Buy"),
-    "decline": N_("Decline"),
-    "rent": N_("Pay rent"),
-    "tax": N_("Pay the tax"),
-    "card": N_("Card"),
-    "visit": N_("Just landing"),
-    "go_to_jail": N_("Go to jail"),
-    "pass_go": N_("Collect salary"),
-    "jail_fine": N_("Pay the fine"),
-    "jail_card": N_("Use Get Out of Jail Free"),
-    "jail_doubles": N_("Doubles: leave jail"),
-    "bank_pay": N_("The bank pays"),
-    "bank_collect": N_("Pay the bank"),
-    "transfer": N_("Pay"),
-    "build": N_("Build"),
-    "mortgage": N_("Mortgage"),
-    "lift": N_("Lift the mortgage"),
-    "trade": N_("Trade"),
-    "trade_offer": N_("Offer the trade"),
-    "trade_accept": N_("Accept the trade"),
-    "trade_decline": N_("Decline the trade"),
-    "bid": N_("Bid"),
-    "auction_close": N_("Close the auction"),
-    "bankrupt": N_("Declare bankruptcy"),
-    "deal": N_("Deal"),
-    "end_game": N_("End the game"),
-    "parking_pot": N_("Take the pot"),
-    UNDO: N_("Undo"),
-}
-
-
 def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):
     payload = {k: v for k, v in payload.items() if v is not None and v is not False}
     try:
@@ -89,7 +57,8 @@ def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "p
         text = label or said(outcome.lines, bank.edition_of(game), outcome.text, kind == UNDO)
         return Option(kind, payload, text, style=style)
     except RuleError as refusal:
-        fallback = label or _(REFUSED_LABELS.get(kind, kind))
+        declared = KINDS.get(kind)
+        fallback = label or (_(declared.label) if declared else kind)
         return Option(kind, payload, fallback, refused(refusal), style)
 
 
@@ -98,7 +67,7 @@ def undo_offer(game: Game) -> Option:
     when the banker confirms)."""
     target = logbook.undo_target(game)
     if target is None:
-        return Option(UNDO, {}, _(REFUSED_LABELS[UNDO]), _("There is nothing to undo"), "danger")
+        return Option(UNDO, {}, _(KINDS[UNDO].label), _("There is nothing to undo"), "danger")
     return Option(UNDO, {}, row_said(target, bank.edition_of(game), undo=True), style="danger")
 
 

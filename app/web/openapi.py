@@ -2,91 +2,10 @@
 
 from __future__ import annotations
 
-from ..rules.actions import MAX_AMOUNT, MAX_NAME, MAX_NOTE
+from ..rules import KINDS
+from ..rules.actions import MAX_NAME
+from ..rules.fields import AMOUNT, FLAG
 from ..rules.state import MODES
-
-SEAT = {"type": "integer", "minimum": 0, "maximum": 7}
-AMOUNT = {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT}
-SPACE = {"type": "integer", "minimum": 0, "maximum": 39}
-DICE = {"type": "integer", "minimum": 2, "maximum": 12}
-FLAG = {"type": "boolean"}
-NOTE = {"type": "string", "maxLength": MAX_NOTE}
-LEVELS = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 5}}
-DEEDS = {"type": "array", "items": SPACE}
-SIDE = {
-    "type": "object",
-    "properties": {
-        "cash": {"type": "integer", "minimum": 0, "maximum": MAX_AMOUNT},
-        "deeds": DEEDS,
-        "jail_free": {"type": "integer", "minimum": 0, "maximum": 2},
-    },
-}
-
-# Each action: (its fields, which of them are required, what it does).
-ACTIONS: dict[str, tuple[dict, list[str], str]] = {
-    "buy": ({"player": SEAT, "deed": SPACE, "passed_go": FLAG}, ["player", "deed"], "P1"),
-    "decline": ({"player": SEAT, "deed": SPACE, "passed_go": FLAG}, ["player", "deed"], "P1"),
-    "rent": (
-        {"player": SEAT, "deed": SPACE, "dice": DICE, "by_card": FLAG, "passed_go": FLAG},
-        ["player", "deed"],
-        "P2-P7; dice needed on a utility",
-    ),
-    "tax": (
-        {"player": SEAT, "space": SPACE, "percent": FLAG, "passed_go": FLAG},
-        ["player", "space"],
-        "T1, T2",
-    ),
-    "card": (
-        {"player": SEAT, "card": {"type": "string"}, "space": SPACE, "passed_go": FLAG},
-        ["player", "card"],
-        "C1-C3",
-    ),
-    "visit": ({"player": SEAT, "space": SPACE, "passed_go": FLAG}, ["player", "space"], "J2"),
-    "go_to_jail": ({"player": SEAT}, ["player"], "J1, G2"),
-    "pass_go": ({"player": SEAT}, ["player"], "G1"),
-    "jail_fine": ({"player": SEAT}, ["player"], "J3"),
-    "jail_card": ({"player": SEAT}, ["player"], "J3, C3"),
-    "jail_doubles": ({"player": SEAT}, ["player"], "J3"),
-    "bank_pay": ({"player": SEAT, "amount": AMOUNT, "note": NOTE}, ["player", "amount"], "S2"),
-    "bank_collect": ({"player": SEAT, "amount": AMOUNT, "note": NOTE}, ["player", "amount"], ""),
-    "transfer": (
-        {"from": SEAT, "to": SEAT, "amount": AMOUNT, "note": NOTE},
-        ["from", "to", "amount"],
-        "",
-    ),
-    "build": (
-        {"player": SEAT, "group": {"type": "string"}, "levels": LEVELS},
-        ["player", "group", "levels"],
-        "B1-B7: every street's level, 0-4 houses or 5 for a hotel",
-    ),
-    "mortgage": ({"player": SEAT, "deed": SPACE}, ["player", "deed"], "M1"),
-    "lift": ({"player": SEAT, "deed": SPACE}, ["player", "deed"], "M3"),
-    "trade": (
-        {"player": SEAT, "partner": SEAT, "give": SIDE, "take": SIDE, "lift": DEEDS},
-        ["player", "partner"],
-        "X1-X3, M4",
-    ),
-    "auction_open": (
-        {"deed": SPACE, "building": {"enum": ["house", "hotel"]}},
-        [],
-        "P1, B5",
-    ),
-    "bid": ({"player": SEAT, "amount": AMOUNT}, ["player", "amount"], "P1"),
-    "auction_close": ({"deed": SPACE}, [], "P1; deed places a building won"),
-    "bankrupt": (
-        {"player": SEAT, "owed": AMOUNT, "creditor": SEAT, "lift": DEEDS},
-        ["player", "owed"],
-        "K1-K3, SG3; no creditor: the bank",
-    ),
-    "deal": (
-        {"hands": {"type": "array", "items": DEEDS, "maxItems": 8}},
-        ["hands"],
-        "SG1, TL1",
-    ),
-    "parking_pot": ({"player": SEAT}, ["player"], "H1"),
-    "end_game": ({}, [], "TL1"),
-    "undo": ({}, [], "takes back the latest action still in force"),
-}
 
 ERROR = {
     "type": "object",
@@ -98,17 +17,18 @@ ERROR = {
 }
 
 
-def action_schema(kind: str) -> dict:
-    fields, required, summary = ACTIONS[kind]
+def action_schema(name: str) -> dict:
+    """An action kind's request body, from its declaration in the rules core."""
+    kind = KINDS[name]
     return {
         "type": "object",
-        "description": summary,
-        "required": ["kind", *required],
+        "description": kind.rules,
+        "required": ["kind", *kind.required],
         "properties": {
-            "kind": {"const": kind},
+            "kind": {"const": name},
             "idempotency_key": {"type": "string", "minLength": 1, "maxLength": 64},
             "expected_version": {"type": "integer", "minimum": 0},
-            **fields,
+            **kind.fields,
         },
     }
 
@@ -268,13 +188,13 @@ def openapi_document() -> dict:
                 "Setup": setup_schema(),
                 "Game": {"type": "object", "required": ["id", "version", "players"]},
                 "Action": {
-                    "oneOf": [{"$ref": f"#/components/schemas/action_{k}"} for k in ACTIONS],
+                    "oneOf": [{"$ref": f"#/components/schemas/action_{k}"} for k in KINDS],
                     "discriminator": {
                         "propertyName": "kind",
-                        "mapping": {k: f"#/components/schemas/action_{k}" for k in ACTIONS},
+                        "mapping": {k: f"#/components/schemas/action_{k}" for k in KINDS},
                     },
                 },
-                **{f"action_{k}": action_schema(k) for k in ACTIONS},
+                **{f"action_{k}": action_schema(k) for k in KINDS},
             },
         },
     }

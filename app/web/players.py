@@ -25,21 +25,15 @@ from sqlalchemy.orm import joinedload
 from .. import bank
 from ..live import watcher
 from ..models import Game, Player, db, new_token
-from ..rules import RuleError, rent_due, score
+from ..rules import KINDS, RuleError, rent_due, score
 from .banker import expected_version, load, offer, page, payload_from_form
 from .present import CELL, board, history, history_page
 from .words import refused, said
 
 bp = Blueprint("players", __name__)
 
-# What a player's own phone may do, and the field that is forced to their own seat.
-PLAYER_ACTIONS = {
-    "transfer": "from",
-    "bank_collect": "player",
-    "bid": "player",
-    "trade_accept": "player",
-    "trade_decline": "player",
-}
+# What a player's own phone may do (declared with each kind), and the field set to their seat.
+PLAYER_ACTIONS = {kind.name: kind.own_seat for kind in KINDS.values() if kind.own_seat}
 OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at a time
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
 KEEPALIVE = 15

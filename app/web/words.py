@@ -5,12 +5,9 @@ from __future__ import annotations
 from flask_babel import gettext
 
 from ..rules import Edition, RuleError
-from ..rules.words import sentence
+from ..rules.words import N_, sentence
 
-
-def N_(text: str) -> str:  # noqa: N802  (the usual name of gettext's no-op marker)
-    """Marks words for translation where they are defined; they are translated when shown."""
-    return text
+__all__ = ["N_", "UNDO_PREFIX", "refused", "said"]
 
 
 UNDO_PREFIX = N_("Undo:")

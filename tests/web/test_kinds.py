@@ -1,0 +1,76 @@
+"""Each action kind is declared once, in the rules core, next to its handler; the API's
+OpenAPI document, a player's phone's permissions and the pages' labels come from there."""
+
+from __future__ import annotations
+
+import pytest
+from babel.messages.pofile import read_po
+
+from app import ROOT
+from app.models import Game, db
+from app.rules import KINDS, UNDO
+from app.rules.fields import SEAT
+
+from ..conftest import setup_of
+
+CATALOGS = ROOT / "app" / "translations"
+
+
+def translated(language: str) -> dict[str, str]:
+    with open(CATALOGS / language / "LC_MESSAGES" / "messages.po", "rb") as po:
+        return {m.id: m.string for m in read_po(po) if m.id and m.string and not m.fuzzy}
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_every_kind_is_declared_in_full(name):
+    kind = KINDS[name]
+    assert kind.name == name
+    assert (kind.handler is None) == (name == UNDO), "only undo is done by the bank itself"
+    assert kind.label and kind.rules
+    assert set(kind.required) <= set(kind.fields)
+    for field, schema in kind.fields.items():
+        assert isinstance(schema, dict) and schema, f"{name}.{field} has no schema"
+    if kind.own_seat is not None:
+        assert kind.fields[kind.own_seat] == SEAT
+    for language in ("es", "ja"):
+        assert kind.label in translated(language), f"{name}: {kind.label!r} in {language}"
+
+
+def test_the_openapi_document_describes_every_kind(client):
+    document = client.get("/api/openapi.json").get_json()
+    schemas = document["components"]["schemas"]
+    mapping = schemas["Action"]["discriminator"]["mapping"]
+    assert set(mapping) == set(KINDS)
+    for name, kind in KINDS.items():
+        body = schemas[f"action_{name}"]
+        assert body["properties"]["kind"] == {"const": name}
+        assert set(kind.fields) <= set(body["properties"])
+        assert set(body["required"]) == {"kind", *kind.required}
+
+
+def test_a_players_phone_may_do_only_the_kinds_declared_for_their_own_seat(client, app):
+    made = client.post("/api/games", json=setup_of()).get_json()
+    with app.app_context():
+        token = db.session.get(Game, made["id"]).players[0].token
+    own = {name for name, kind in KINDS.items() if kind.own_seat}
+    assert own == {"transfer", "bank_collect", "bid", "trade_accept", "trade_decline"}
+    for name in KINDS:
+        answer = client.post(f"/p/{token}/do", data={"kind": name, "player": "0"})
+        if name in own:
+            assert answer.status_code == 302, name  # tried, and answered with words
+        else:
+            assert answer.status_code == 403, name
+
+
+def test_a_refused_action_shows_its_declared_label_not_its_code(client, app):
+    """The build page's building auction, refused while another auction runs (P1)."""
+    made = client.post("/api/games", json=setup_of()).get_json()
+    headers = {"X-Banker-Key": made["banker_key"]}
+    declined = {"kind": "decline", "player": 0, "deed": 39}
+    assert client.post(f"/api/games/{made['id']}/actions", json=declined, headers=headers)
+    with app.test_request_context():
+        from app.web.banker import offer
+
+        game = db.session.get(Game, made["id"])
+        refused = offer(game, "auction_open", {"building": "house"})
+    assert refused.error and refused.text == "Auction"
