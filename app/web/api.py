@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import bank
 from ..rules import KINDS, RuleError
+from .args import arg
 from .openapi import API_PAGE, API_PAGE_MAX, openapi_document
 from .present import game_view, history_page
 
@@ -96,9 +97,8 @@ def game(game_id: str):
 @bp.get("/games/<game_id>/actions")
 def actions(game_id: str):
     """A page of the history; the Link header names the next, older page."""
-    limit = min(max(request.args.get("limit", API_PAGE, type=int), 1), API_PAGE_MAX)
-    before = request.args.get("before", type=int)
-    entries, older = history_page(bank.find(game_id), before, limit=limit)
+    limit = min(max(arg("limit") or API_PAGE, 1), API_PAGE_MAX)
+    entries, older = history_page(bank.find(game_id), arg("before"), limit=limit)
     answer = jsonify(entries)
     if older is not None:
         after = url_for("api.actions", game_id=game_id, before=older, limit=limit)

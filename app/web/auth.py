@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 from urllib.parse import urlencode
 
-from flask import abort, redirect, request, session
+from flask import abort, g, redirect, request, session
 from flask_babel import gettext
 
 from ..models import Game, db
@@ -45,6 +45,7 @@ def require_banker():
     game = db.session.get(Game, game_id)
     if game is None:
         abort(404)
+    g.game = game  # loaded once: the view takes it from here (banker.load)
     if not is_banker(game):
         abort(403, gettext("This page is the banker's: open the banker link on this phone."))
     if request.args.get("key") and request.method == "GET":

@@ -9,6 +9,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -23,6 +24,7 @@ from ..models import Game, db
 from ..rules import KINDS, UNDO, Edition, GameState, RuleError
 from ..rules.edition import Space
 from ..rules.rent import rent_due
+from .args import arg, whole
 from .auth import is_banker, remember_banker
 from .present import game_view, history_page, row_said
 from .words import N_, refused, said
@@ -72,6 +74,10 @@ def undo_offer(game: Game) -> Option:
 
 
 def load(game_id: str) -> Game:
+    """The request's game, as the banker check loaded it (or found now)."""
+    game = g.get("game")
+    if game is not None and game.id == game_id:
+        return game
     try:
         return bank.find(game_id)
     except bank.NotFound:
@@ -159,7 +165,7 @@ def dashboard(game_id: str):
 @bp.get("/g/<game_id>/history")
 def log(game_id: str):
     game = load(game_id)
-    entries, older = history_page(game, request.args.get("before", type=int))
+    entries, older = history_page(game, arg("before"))
     return page("history.html", game, entries=entries, older=older)
 
 
@@ -350,8 +356,7 @@ def payload_from_form() -> dict:
 
 
 def expected_version() -> int | None:
-    value = request.form.get("version", "")
-    return int(value) if value.isascii() and value.isdigit() else None
+    return whole(request.form.get("version"))
 
 
 @bp.post("/g/<game_id>/do")

@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from .. import bank, logbook
 from ..rules import score_breakdown
 from ..rules.property import lift_cost
+from .args import seat_of
 from .banker import load, offer, page
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
@@ -46,13 +47,11 @@ def bankrupt(game_id: str):
 
 def mortgaged_of(game, fields: dict) -> list:
     """K2, M4: the debtor's mortgaged deeds, for the creditor to lift now or keep mortgaged."""
-    seat = fields["player"] or ""
-    if not (seat.isascii() and seat.isdigit()) or not fields["creditor"]:
-        return []
     state, edition = bank.state_of(game), bank.edition_of(game)
-    if int(seat) >= len(state.players):
+    seat = seat_of(fields["player"], state)
+    if seat is None or not fields["creditor"]:
         return []
-    held = state.held_by(int(seat))
+    held = state.held_by(seat)
     return [
         (edition.spaces[i], lift_cost(edition.spaces[i].mortgage))
         for i in held

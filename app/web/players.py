@@ -26,6 +26,7 @@ from .. import bank
 from ..live import watcher
 from ..models import Game, Player, db, new_token
 from ..rules import KINDS, RuleError, rent_due, score
+from .args import arg, whole
 from .banker import expected_version, load, offer, page, payload_from_form
 from .present import CELL, board, history, history_page
 from .words import refused, said
@@ -112,8 +113,7 @@ def player_page(token: str):
 def player_history(token: str):
     """Everything that concerned the player, a page at a time, newest first."""
     player = player_by_token(token)
-    before = request.args.get("before", type=int)
-    entries, older = history_page(player.game, before, seat=player.seat)
+    entries, older = history_page(player.game, arg("before"), seat=player.seat)
     return page(
         "phone_history.html",
         player.game,
@@ -180,7 +180,8 @@ def stream(game: Game) -> Response:
     and the browser reconnects by itself, saying the last version it heard."""
     live = watcher(current_app._get_current_object())
     game_id = game.id
-    seen = max(whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID")))
+    heard = [whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID"))]
+    seen = max((v for v in heard if v is not None), default=-1)
     db.session.remove()
 
     def events():
@@ -198,12 +199,6 @@ def stream(game: Game) -> Response:
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
-
-
-def whole(value: str | None) -> int:
-    """A version as a stream's caller gives it; -1 for anything else."""
-    value = value or ""
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else -1
 
 
 def version_now(game_id: str) -> int:

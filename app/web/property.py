@@ -9,6 +9,7 @@ from .. import bank
 from ..rules import HOTEL, GameState, RuleError
 from ..rules.edition import Edition, Group
 from ..rules.property import lift_cost
+from .args import seat_of, wholes
 from .banker import Option, load, offer, page
 from .words import N_, refused
 
@@ -25,10 +26,7 @@ PRESETS = [
 
 
 def seat_arg(state: GameState) -> int | None:
-    value = request.args.get("player", "")
-    if value.isascii() and value.isdigit() and int(value) < len(state.players):
-        return int(value)
-    return None
+    return seat_of(request.args.get("player"), state)
 
 
 def whole_groups(state: GameState, edition: Edition, seat: int) -> list[Group]:
@@ -137,7 +135,7 @@ def mortgages(game_id: str):
 def trade_payload(state: GameState) -> dict | None:
     args = request.args
     seats = [args.get("player", ""), args.get("partner", "")]
-    if not all(s.isascii() and s.isdigit() and int(s) < len(state.players) for s in seats):
+    if any(seat_of(s, state) is None for s in seats):
         return None
     cash_from = args.get("cash_from", "player")
     cash = args.get("cash", "").strip() or "0"
@@ -189,5 +187,5 @@ def received_mortgaged(state: GameState, payload: dict | None) -> list[int]:
     if not payload:
         return []
     listed = payload["give"]["deeds"] + payload["take"]["deeds"]
-    indexes = [int(v) for v in listed if v.isascii() and v.isdigit()]
+    indexes = wholes(listed)
     return [i for i in indexes if i in state.deeds and state.deeds[i].mortgaged]
