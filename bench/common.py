@@ -206,7 +206,9 @@ def server_command(
     return shlex.split(line)
 
 
-def add_server_options(parser, servers_default: str = "tablebank,gunicorn") -> None:
+def add_server_options(
+    parser, servers_default: str = "tablebank,gunicorn", workers_default: int = 2
+) -> None:
     """The options every HTTP benchmark shares: which servers, how started, which database."""
     parser.add_argument(
         "--servers",
@@ -214,7 +216,12 @@ def add_server_options(parser, servers_default: str = "tablebank,gunicorn") -> N
         help="comma-separated: tablebank (the `tablebank` command, one process) and/or "
         "gunicorn (several workers) (default: %(default)s)",
     )
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=workers_default,
+        help="gunicorn workers (default %(default)s)",
+    )
     parser.add_argument(
         "--worker-class",
         default=default_worker_class(),
@@ -307,18 +314,26 @@ class Server:
         return found
 
     def usage(self) -> dict:
-        """RSS (MiB, summed over the processes), threads and processes, from /proc."""
-        rss_kib = threads = count = 0
+        """RSS (MiB, summed over the processes), threads, processes and CPU seconds used so
+        far by the processes alive now, from /proc."""
+        rss_kib = threads = count = ticks = 0
         for pid in self.pids():
             try:
                 status = Path(f"/proc/{pid}/status").read_text()
+                stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
+            ticks += int(stat[11]) + int(stat[12])  # utime + stime
             values = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
             rss_kib += int(values.get("VmRSS", "0 kB").split()[0])
             threads += int(values.get("Threads", "0"))
             count += 1
-        return {"rss_mib": round(rss_kib / 1024, 1), "threads": threads, "processes": count}
+        return {
+            "rss_mib": round(rss_kib / 1024, 1),
+            "threads": threads,
+            "processes": count,
+            "cpu_s": round(ticks / os.sysconf("SC_CLK_TCK"), 1),
+        }
 
     def log_text(self) -> str:
         try:
