@@ -425,3 +425,22 @@ def lost(results: list[dict], histories: dict[str, list]) -> list[str]:
         for r in results
         if r["ok"] and r["game"] in notes and r["note"] not in notes[r["game"]]
     ]
+
+
+def saw_errors(result: dict) -> bool:
+    """Whether a load or streams run saw anything go wrong (its exit status is then 1)."""
+    counts = (
+        "action_errors",
+        "fetch_errors",
+        "page_errors",
+        "stream_errors",
+        "status_5xx",
+        "lost_actions",
+        "games_not_read_back",
+    )
+    seen = result["after_last_action"]
+    return (
+        any(result[name] for name in counts)
+        or bool(seen["not_up_to_date"] or seen["unknown"])
+        or any(result["server_log"].values())
+    )

@@ -237,6 +237,9 @@ def main() -> int:
             results.append(result)
     for result in results:
         common.print_json("load", result)
+    if any(clients.saw_errors(result) for result in results):
+        print("load: the run saw errors, lost actions or stale pages (see above)", file=sys.stderr)
+        return 1
     return 0
 
 
