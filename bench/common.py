@@ -371,6 +371,10 @@ class Server:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+        if any(self.log_counts().values()):
+            print(f"{self.name}'s output is kept in {self.log_path}", file=sys.stderr)
+        else:
+            self.log_path.unlink(missing_ok=True)
 
 
 # -- talking to the app: over HTTP, or in-process through Flask's test client --------------------
