@@ -1,263 +1,251 @@
-"""Many tables at once: 100 games with 6 live player pages each (600 open streams), and 20
-banker actions a second for 60 seconds, against gunicorn with several workers on 127.0.0.1.
+"""Many tables at once, with real pages: 100 games x 6 players, every player's phone and the
+table screen open and live, and a banker per game who lands on the dashboard after each tap;
+20 actions a second spread over the games at random, for 60 seconds.
 
-Each page behaves as static/app.js does in a browser: it holds a Server-Sent Events stream and,
-on each "version N is out", fetches its live part again (`/p/<token>?fragment=1`, gzip). The
-pages run in client processes of their own so that the clients' own work does not slow the
-banker's measured calls (the machine's two cores are shared all the same).
+Needs aiohttp: pip install -e '.[bench]'
 
-Prints the banker's action latency (p50/p95/max), errors, lost actions (answered as done but
-missing from the log afterwards), pages that had not caught up with their game's last version
-two seconds after the last action, and the pages' refresh latency.
+Method. The server is started by its command line (the `tablebank` command, or gunicorn with
+N workers) on a fresh SQLite file or PostgreSQL database; the games are made through the
+JSON API and the players' links read from the banker's QR page. One asyncio process holds
+every client (bench/clients.py):
 
-    python bench/load.py [--database-url URL] [--workers 4] [--threads 200] [--seconds 60]
+- per game, 6 player pages (`/p/<token>`) and 1 table screen (`/t/<token>`): each loads
+  the page, opens its live stream (`.../live?v=N`) and fetches its live part (`?fragment=1`)
+  on every "event: version", as static/app.js does; pages are opened at --open-rate a second;
+- per game, a banker with its own session cookie (from the banker link) who posts each action
+  as the page's form does (`POST /g/<id>/do`: CSRF token from the page, a fresh idempotency
+  key, the version of the page it came from, the payload) and follows the redirect to the
+  dashboard, read in full. A banker does one action at a time, as one phone does: each
+  tick of the schedule (--rate a second, open loop) picks a game at random among those
+  whose banker is not waiting for an answer (a tick with none free is counted as skipped);
+- actions are payments (between players, from and to the bank) with a unique note, so each
+  can be found in the log afterwards.
+
+Reported: action time (post + landing on the dashboard) p50/p95/max; fragment fetch time
+p50/p95; errors (refused or failed actions, failed fetches, page loads, streams, 5xx);
+"database is locked" and tracebacks in the server's output; lost actions (answered as done,
+missing from the log: read back through the API); pages not up to date 1 s after the last
+action (the balance a player's page shows, or every balance on the table screen, against
+the API's); the server's RSS (summed over its processes, from /proc) and threads; the CPU
+time of the server and of this client process, and this event loop's lag, to tell whether
+the client kept up.
+
+    python bench/load.py                                  # gunicorn, SQLite then PostgreSQL
+    python bench/load.py --servers tablebank --databases sqlite
+    python bench/load.py --games 10 --seconds 10 --rate 5  # a quick look
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
-import multiprocessing
-import os
+import asyncio
 import random
-import signal
-import socket
-import statistics
-import subprocess
+import secrets
 import sys
-import tempfile
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PLAYERS = [{"name": n, "colour": "#336699"} for n in ("Ana", "Bea", "Cal", "Dan", "Eve", "Fay")]
-CLIENT_PROCESSES = 2
+import clients
+import common
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+async def drive(args, server: common.Server, games: list[common.Game]) -> dict:
+    async with clients.Crowd(server, games, args.players, args.table) as crowd:
+        return await act(args, server, crowd)
 
 
-def call(port: int, method: str, path: str, body=None, key: str = ""):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {"Content-Type": "application/json", "X-Banker-Key": key}
-    connection.request(method, path, json.dumps(body) if body is not None else None, headers)
-    response = connection.getresponse()
-    data = response.read()
-    connection.close()
-    return response.status, json.loads(data or b"{}")
+async def act(args, server: common.Server, crowd: clients.Crowd) -> dict:
+    pages, bankers, tally, monitor = crowd.pages, crowd.bankers, crowd.tally, crowd.monitor
+    open_s = await clients.open_pages(pages, args.open_rate, args.open_timeout)
+    opened = sum(page.opened.is_set() for page in pages)
+    print(f"  {opened}/{len(pages)} pages live after {open_s:.0f} s", file=sys.stderr)
+    await asyncio.sleep(2)
+
+    rng, run = random.Random(args.seed), secrets.token_hex(3)
+    tasks, skipped, n = [], 0, 0
+    cpu_before, server_before = common.cpu_seconds(), server.usage()["cpu_s"]
+    began = time.monotonic()
+    while time.monotonic() - began < args.seconds:
+        free = [banker for banker in bankers if not banker.busy]
+        if free:
+            banker = rng.choice(free)
+            banker.busy = True
+            kind, fields = clients.money_action(rng, args.players, f"load-{run}-{n}")
+            tasks.append(asyncio.ensure_future(banker.act(kind, fields)))
+        else:
+            skipped += 1
+        n += 1
+        await asyncio.sleep(max(0.0, began + n / args.rate - time.monotonic()))
+    results = await asyncio.gather(*tasks)
+    ended = time.monotonic()
+    client_cpu = common.cpu_seconds() - cpu_before
+    server_cpu = server.usage()["cpu_s"] - server_before
+    last = max((r["answered"] for r in results), default=ended)
+    await asyncio.sleep(max(0.0, last + args.settle - time.monotonic()))
+    snapshot = [clients.PageState.of(page) for page in pages]
+
+    await crowd.close_pages()  # streams closed first: a server they hold may then answer
+    finals, histories = await clients.read_back(bankers, args.readback_timeout)
+    lost = clients.lost(results, histories)
+
+    done = [r for r in results if r["ok"]]
+    failed = [r for r in results if not r["ok"]]
+    window = (began, ended)
+    fetches = [ms for t, ms in tally.fetch_ms if began <= t <= ended + args.settle]
+    return {
+        "games": len(bankers),
+        "pages": len(pages),
+        "pages_live": opened,
+        "seconds": round(ended - began, 1),
+        "actions": len(results),
+        "skipped_no_free_banker": skipped,
+        "action_ms": common.summary([r["ms"] for r in results]),
+        "action_errors": len(failed),
+        "action_error_examples": sorted({r.get("error", "") for r in failed})[:5],
+        "fragment_ms": common.summary(fetches),
+        "fragment_fetches": len(fetches),
+        "fetch_errors": len(tally.fetch_errors),
+        "page_errors": len(tally.page_errors),
+        "stream_errors": len(tally.stream_errors),
+        "error_examples": (tally.fetch_errors + tally.page_errors + tally.stream_errors)[:5],
+        "status_5xx": tally.status_5xx,
+        "lost_actions": len(lost),
+        "games_not_read_back": len(bankers) - len(finals),
+        "done_actions": len(done),
+        "after_last_action": clients.check(snapshot, finals),
+        "settle_s": args.settle,
+        "server_usage": monitor.peak(*window),
+        "server_cpu_s": round(server_cpu, 1),
+        "client_cpu_s": round(client_cpu, 1),
+        "client_cpu_share": round(client_cpu / (ended - began), 2),
+        "client_loop_lag_ms": monitor.lag(*window),
+    }
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[max(0, int(len(ordered) * share) - 1)], 1) if ordered else 0.0
+def run(args, kind: str, database: str) -> dict:
+    with common.fresh_database(database, args.pg_admin_url) as url:
+        port = common.free_port()
+        command = common.command_for(args, kind, port)
+        print(f"{database} / {kind}: {' '.join(command)}", file=sys.stderr)
+        with common.Server(command, url, port, kind) as server:
+            caller = common.Http(server.url)
+            games = [common.Game(caller, players=args.players) for _ in range(args.games)]
+            result = asyncio.run(drive(args, server, games))
+            result["server_log"] = server.log_counts()
+            result["server_end"] = server.usage()
+    return {"database": database, "server": kind, "command": " ".join(command), **result}
 
 
-class Page(threading.Thread):
-    """One player's phone: an open stream, and its live part fetched again on each version."""
-
-    def __init__(self, port: int, token: str, stop) -> None:
-        super().__init__(daemon=True)
-        self.port, self.token, self.stop = port, token, stop
-        self.seen, self.shown, self.refreshes, self.failures = 0, 0, [], 0
-        self.page = http.client.HTTPConnection("127.0.0.1", port, timeout=30)  # keep-alive
-
-    def fetch(self) -> int:
-        self.page.request("GET", f"/p/{self.token}?fragment=1", headers={"Accept-Encoding": "gzip"})
-        response = self.page.getresponse()
-        response.read()
-        return response.status
-
-    def refresh(self, version: int) -> None:
-        start = time.perf_counter()
-        try:
-            try:
-                status = self.fetch()
-            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
-                self.page.close()  # the server closed an idle keep-alive: a browser retries
-                status = self.fetch()
-        except (OSError, http.client.HTTPException):
-            status = 0
-            self.page.close()
-        if status != 200:
-            self.failures += 1
-            return
-        self.refreshes.append((time.perf_counter() - start) * 1000)
-        self.shown = max(self.shown, version)
-
-    def run(self) -> None:
-        while not self.stop.is_set():
-            try:
-                stream = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
-                stream.request("GET", f"/p/{self.token}/live?v={self.seen}")
-                response = stream.getresponse()
-                while not self.stop.is_set():
-                    line = response.fp.readline()
-                    if not line:
-                        break
-                    if line.startswith(b"data: "):
-                        version = int(line[6:])
-                        if version > self.seen:
-                            self.seen = version
-                            self.refresh(version)
-            except (OSError, http.client.HTTPException, ValueError):
-                time.sleep(0.5)
-
-
-def pages_process(port: int, tokens: list[tuple[str, str]], ready, stop, results) -> None:
-    """A client process holding some of the pages; reports what each showed at the end."""
-    pages = [(game_id, Page(port, token, stop)) for game_id, token in tokens]
-    for _, page in pages:
-        page.start()
-    ready.set()
-    stop.wait()
-    results.put(
-        [
-            {"game": g, "shown": p.shown, "refreshes": p.refreshes, "failures": p.failures}
-            for g, p in pages
-        ]
+def report(r: dict) -> None:
+    print(f"\n## load: {r['database']}, {r['server']}")
+    print(f"server: {r['command']}")
+    print(
+        f"{r['games']} games, {r['pages']} live pages ({r['pages_live']} streams answered), "
+        f"{r['actions']} actions in {r['seconds']} s ({r['skipped_no_free_banker']} ticks "
+        f"skipped: every banker busy)"
     )
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--database-url", default="")
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=200)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--pages", type=int, default=6, help="live player pages per game")
-    parser.add_argument("--seconds", type=int, default=60)
-    parser.add_argument("--rate", type=int, default=20, help="banker actions a second")
-    args = parser.parse_args()
-    db_url = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'load.sqlite'}"
-    port = free_port()
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    server = subprocess.Popen(
-        [str(gunicorn), "--workers", str(args.workers), "--worker-class", "gthread",
-         "--threads", str(args.threads), "--preload", "--bind", f"127.0.0.1:{port}",
-         "app:create_app()"],
-        cwd=ROOT, env={**os.environ, "DATABASE_URL": db_url}, start_new_session=True,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        for _ in range(150):
-            try:
-                call(port, "GET", "/api/editions")
-                break
-            except OSError:
-                time.sleep(0.2)
-        players = PLAYERS[: args.pages]
-        games = []
-        for _ in range(args.games):
-            _, created = call(
-                port,
-                "POST",
-                "/api/games",
-                {"edition": "us-2008", "players": players, "starting_cash": 10**6},
-            )
-            games.append((created["id"], created["banker_key"]))
-        found = tokens(db_url, [g for g, _ in games])
-        everyone = [(g, t) for g, _ in games for t in found[g]]
-        stop, results = multiprocessing.Event(), multiprocessing.Queue()
-        clients = []
-        for n in range(CLIENT_PROCESSES):
-            ready = multiprocessing.Event()
-            share = everyone[n::CLIENT_PROCESSES]
-            client = multiprocessing.Process(
-                target=pages_process, args=(port, share, ready, stop, results), daemon=True
-            )
-            client.start()
-            ready.wait(60)
-            clients.append(client)
-        time.sleep(3)  # every stream open
-
-        latencies, errors, done = [], [], {}
-        lock = threading.Lock()
-
-        def act(n: int) -> None:
-            game_id, key = random.choice(games)
-            body = {
-                "kind": "transfer",
-                "from": n % len(players),
-                "to": (n + 1) % len(players),
-                "amount": 1,
-                "idempotency_key": f"load-{n}",
-            }
-            start = time.perf_counter()
-            try:
-                status, answer = call(port, "POST", f"/api/games/{game_id}/actions", body, key)
-            except (OSError, http.client.HTTPException) as error:
-                status, answer = 0, {"error": repr(error)}
-            with lock:
-                latencies.append((time.perf_counter() - start) * 1000)
-                if status == 201:
-                    done.setdefault(game_id, set()).add(answer["seq"])
-                else:
-                    errors.append((status, answer))
-
-        with ThreadPoolExecutor(max_workers=64) as pool:
-            begin, n = time.monotonic(), 0
-            while time.monotonic() - begin < args.seconds:
-                pool.submit(act, n)
-                n += 1
-                time.sleep(max(0.0, begin + n / args.rate - time.monotonic()))
-        time.sleep(2)
-        stop.set()
-        shown = [page for _ in clients for page in results.get(timeout=60)]
-        lost, versions = 0, {}
-        for game_id, key in games:
-            _, history = call(port, "GET", f"/api/games/{game_id}/actions", key=key)
-            logged = {e["seq"] for e in history}
-            lost += len(done.get(game_id, set()) - logged)
-            versions[game_id] = max(logged, default=0)
-        behind = sum(1 for page in shown if page["shown"] < versions[page["game"]])
-        refreshes = [ms for page in shown for ms in page["refreshes"]]
-        print(
-            json.dumps(
-                {
-                    "database": db_url.split(":")[0],
-                    "workers": args.workers,
-                    "threads": args.threads,
-                    "games": args.games,
-                    "pages": len(shown),
-                    "actions": len(latencies),
-                    "p50_ms": round(statistics.median(latencies), 1),
-                    "p95_ms": percentile(latencies, 0.95),
-                    "max_ms": round(max(latencies), 1),
-                    "errors": len(errors),
-                    "lost": lost,
-                    "pages_behind_at_end": behind,
-                    "page_refreshes": len(refreshes),
-                    "refresh_p50_ms": percentile(refreshes, 0.5),
-                    "refresh_p95_ms": percentile(refreshes, 0.95),
-                    "refresh_failures": sum(page["failures"] for page in shown),
-                    "first_error": errors[:1],
-                }
-            )
+    a, f = r["action_ms"], r["fragment_ms"]
+    print(
+        common.table(
+            ["", "n", "p50", "p95", "max"],
+            [
+                [
+                    "action (post + dashboard)",
+                    a["n"],
+                    common.fmt_ms(a["p50"]),
+                    common.fmt_ms(a["p95"]),
+                    common.fmt_ms(a["max"]),
+                ],
+                [
+                    "fragment fetch",
+                    f["n"],
+                    common.fmt_ms(f["p50"]),
+                    common.fmt_ms(f["p95"]),
+                    common.fmt_ms(f["max"]),
+                ],
+            ],
         )
-    finally:
-        os.killpg(server.pid, signal.SIGKILL)  # open streams would hold a graceful stop
-        server.wait(timeout=30)
+    )
+    print(
+        f"errors: {r['action_errors']} actions, {r['fetch_errors']} fetches, "
+        f"{r['page_errors']} page loads, {r['stream_errors']} streams, "
+        f"{r['status_5xx']} answers 5xx"
+    )
+    examples = r["action_error_examples"] + r["error_examples"]
+    if examples:
+        print(f"error examples: {examples}")
+    print(f"server log: {r['server_log']}")
+    print(
+        f"lost actions: {r['lost_actions']} of {r['done_actions']} answered as done"
+        + (
+            f" ({r['games_not_read_back']} games could not be read back)"
+            if r["games_not_read_back"]
+            else ""
+        )
+    )
+    u = r["after_last_action"]
+    print(
+        f"{r['settle_s']} s after the last action: {u['not_up_to_date']} of {u['pages']} pages "
+        f"not up to date, {u['stream_behind']} streams behind {u['examples']}"
+    )
+    s = r["server_usage"]
+    print(
+        f"server: RSS max {s['rss_mib_max']} MiB, threads max {s['threads_max']}, "
+        f"{s['processes']} processes, CPU {r['server_cpu_s']} s during the run"
+    )
+    lag = r["client_loop_lag_ms"]
+    print(
+        f"client: CPU {r['client_cpu_s']} s ({r['client_cpu_share']:.0%} of one core), "
+        f"event loop lag p95 {common.fmt_ms(lag['p95'])}, max {common.fmt_ms(lag['max'])}"
+    )
+    if r["client_cpu_share"] > 0.8 or (lag["p95"] or 0) > 50:
+        print("WARNING: the client process was busy: its figures include its own delays")
 
 
-def tokens(db_url: str, game_ids: list[str]) -> dict[str, list[str]]:
-    """The players' private links, read from the database as the banker's QR page shows them."""
-    sys.path.insert(0, str(ROOT))
-    from app import create_app
-    from app.models import Game, db
-
-    app = create_app({"SQLALCHEMY_DATABASE_URI": db_url})
-    with app.app_context():
-        found = {g: [p.token for p in db.session.get(Game, g).players] for g in game_ids}
-        db.session.remove()
-        db.engine.dispose()
-    return found
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    common.add_server_options(parser, servers_default="gunicorn", workers_default=4)
+    parser.add_argument("--databases", default="sqlite,postgres", help="default %(default)s")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, default=6, help="players (live pages) per game")
+    parser.add_argument(
+        "--no-table", dest="table", action="store_false", help="no table screen page per game"
+    )
+    parser.add_argument("--rate", type=float, default=20, help="banker actions a second")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--open-rate", type=float, default=100, help="pages opened a second")
+    parser.add_argument("--open-timeout", type=float, default=60)
+    parser.add_argument(
+        "--settle", type=float, default=1.0, help="s after the last action before pages are checked"
+    )
+    parser.add_argument(
+        "--readback-timeout",
+        type=float,
+        default=180,
+        help="s to read every game back through the API at the end",
+    )
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    limit = common.raise_file_limit()
+    print(f"load: {common.machine()}; open files limit {limit}")
+    results = []
+    for database in common.split_list(args.databases):
+        for kind in common.split_list(args.servers):
+            result = run(args, kind, database)
+            report(result)
+            results.append(result)
+    for result in results:
+        common.print_json("load", result)
+    if any(clients.saw_errors(result) for result in results):
+        print("load: the run saw errors, lost actions or stale pages (see above)", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        sys.exit(main())
+    except common.BenchError as error:
+        print(f"load: {error}", file=sys.stderr)
+        sys.exit(1)
