@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import qrcode
 import qrcode.image.svg
@@ -83,6 +84,11 @@ def offers_to(game: Game, state, seat: int) -> list[tuple]:
 
 @bp.get("/p/<token>")
 def player_page(token: str):
+    return player_screen(token, fragment=bool(request.args.get("fragment")))
+
+
+def player_screen(token: str, fragment: bool) -> str:
+    """The player's page, or only its live part (`fragment`)."""
     player = player_by_token(token)
     game = player.game
     state, edition = bank.state_of(game), bank.edition_of(game)
@@ -104,9 +110,7 @@ def player_page(token: str):
         auction=state.auction,
         offers=offers_to(game, state, seat),
     )
-    if request.args.get("fragment"):
-        return page("player_live.html", game, **context)
-    return page("phone.html", game, **context)
+    return page("player_live.html" if fragment else "phone.html", game, **context)
 
 
 @bp.get("/p/<token>/history")
@@ -166,18 +170,24 @@ def player_preview(token: str):
 
 @bp.get("/t/<token>")
 def table(token: str):
+    return table_screen(token, fragment=bool(request.args.get("fragment")))
+
+
+def table_screen(token: str, fragment: bool) -> str:
     game = game_by_table_token(token)
-    template = "table_live.html" if request.args.get("fragment") else "table.html"
+    template = "table_live.html" if fragment else "table.html"
     return page(template, game, token=token, ranks=standings(game), cells=board(game), cell=CELL)
 
 
 # -- live streams ----------------------------------------------------------------------------
 
 
-def stream(game: Game) -> Response:
-    """Server-Sent Events: "version N is out"; the page then fetches what changed. The stream
-    holds no database connection and, under gevent, no thread; it ends after STREAM_SECONDS
-    and the browser reconnects by itself, saying the last version it heard."""
+def stream(game: Game, draw: Callable[[], str]) -> Response:
+    """Server-Sent Events: at each new version, the page's live part drawn afresh by `draw`
+    (the same HTML as the page's `?fragment=1`, in this request's language), so the page
+    needs no second request. The stream holds a database connection only while drawing and,
+    under gevent, no thread; it ends after STREAM_SECONDS and the browser reconnects by
+    itself, saying the last version it heard."""
     live = watcher(current_app._get_current_object())
     game_id = game.id
     heard = [whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID"))]
@@ -192,13 +202,30 @@ def stream(game: Game) -> Response:
             while time.monotonic() < stop and not live.stopped.is_set():
                 version = live.wait(followed, last, KEEPALIVE)
                 if version > last:
-                    last = version
-                    yield f"id: {version}\nevent: version\ndata: {version}\n\n"
+                    last, event = news(game_id, version, draw)
+                    yield event
                 else:
                     yield ": still here\n\n"
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
+
+
+def news(game_id: str, version: int, draw: Callable[[], str]) -> tuple[int, str]:
+    """The event for a new version: the live part as it is now, and a version it shows at
+    least (read before drawing: a later action is sent again, never skipped); "version N is
+    out" if it cannot be drawn here, and the page fetches it as it would when polling."""
+    try:
+        drawn = version_now(game_id)
+        html = draw()
+    except Exception:  # noqa: BLE001  a game gone or a bad row: the page's own fetch says why
+        current_app.logger.exception("live: could not draw game %s", game_id)
+        return version, f"id: {version}\nevent: version\ndata: {version}\n\n"
+    finally:
+        db.session.remove()  # no connection held between two events
+    drawn = max(drawn, version)
+    lines = "".join(f"data: {line}\n" for line in html.splitlines())
+    return drawn, f"id: {drawn}\nevent: live\n{lines}\n"
 
 
 def version_now(game_id: str) -> int:
@@ -210,17 +237,17 @@ def version_now(game_id: str) -> int:
 
 @bp.get("/p/<token>/live")
 def player_live(token: str):
-    return stream(player_by_token(token).game)
+    return stream(player_by_token(token).game, lambda: player_screen(token, fragment=True))
 
 
 @bp.get("/t/<token>/live")
 def table_live(token: str):
-    return stream(game_by_table_token(token))
+    return stream(game_by_table_token(token), lambda: table_screen(token, fragment=True))
 
 
 @bp.get("/g/<game_id>/live")
 def banker_live(game_id: str):
-    return stream(load(game_id))
+    return stream(load(game_id), lambda: page("game_live.html", bank.find(game_id)))
 
 
 # -- links and QR codes on the banker's phone --------------------------------------------------
