@@ -98,6 +98,7 @@ def main() -> int:
     refused: dict[str, int] = {n: 0 for n in NAMES}
     violations: list[str] = []
     modes: dict[str, int] = {}
+    cases: dict[str, int] = {}
     editions: dict[str, int] = {}
     ended = steps = game = 0
     started = time.perf_counter()
@@ -111,6 +112,8 @@ def main() -> int:
                 accepted[kind] += n
             for kind, n in play.refused.items():
                 refused[kind] += n
+            for case, n in play.cases.items():
+                cases[case] = cases.get(case, 0) + n
             modes[play.setup["mode"]] = modes.get(play.setup["mode"], 0) + 1
             editions[play.setup["edition"]] = editions.get(play.setup["edition"], 0) + 1
         except Violation as violation:
@@ -130,6 +133,9 @@ def main() -> int:
     print(f"{'kind':<14} {'accepted':>9} {'refused':>9}")
     for name in NAMES:
         print(f"{name:<14} {accepted[name]:>9,} {refused[name]:>9,}")
+    print("cases:")
+    for case, n in sorted(cases.items()):
+        print(f"  {case:<44} {n:>7,}")
     print(f"violations: {len(violations)}")
     for line in violations[:20]:
         print(" ", line)

@@ -171,8 +171,18 @@ def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
     street = turn.deed()
     turn.payload = {**turn.payload, "group": street.group}
     group = colour_group(turn, winner)
-    new = [turn.state.deeds[i].houses for i in group.deeds]
+    deeds = [turn.state.deeds[i] for i in group.deeds]
+    if any(d.mortgaged for d in deeds):
+        raise RuleError(
+            "B4", "No building on the {group} group while a street is mortgaged", group=group.name
+        )
+    new = [d.houses for d in deeds]
     at = group.deeds.index(street.index)
+    needed = turn.state.settings.houses_for_hotel
+    if auction["building"] == "hotel" and not needed <= new[at] < HOTEL:
+        raise RuleError(
+            "B3", "A hotel needs {count} houses on every street of the group", count=needed
+        )
     new[at] = HOTEL if auction["building"] == "hotel" else new[at] + 1
     heights = [level(n, turn.state) for n in new]
     if max(heights) - min(heights) > 1 or (auction["building"] == "house" and new[at] > 4):

@@ -100,6 +100,7 @@ class Play:
         self.flows: list[int] = [0]  # the bank's net pay-out up to each of them
         self.accepted: dict[str, int] = {}
         self.refused: dict[str, int] = {}
+        self.cases: dict[str, int] = {}  # the ways the game went, beyond the kinds
         self.replay_every = 1  # the soak replays less often; the tests at every step
 
     # -- the tap and what every tap must respect ----------------------------------------------
@@ -131,6 +132,9 @@ class Play:
         self.stack.append(self.state)
         self.flows.append(self.flows[-1] + flow)
         self.accepted[kind] = self.accepted.get(kind, 0) + 1
+        case = detail(self, kind, payload, before, self.state)
+        if case:
+            self.cases[case] = self.cases.get(case, 0) + 1
         return True
 
     def undo(self) -> bool:
@@ -160,6 +164,32 @@ class Play:
             return None
         kind, payload = drawn
         return self.tap(kind, payload)
+
+
+def detail(play: Play, kind: str, payload: dict, before: GameState, after: GameState) -> str:
+    """Which case of its kind an accepted action was, to show the soak covered them all."""
+    if kind == "card":
+        return f"card {play.edition.cards[payload['card']].effect}"
+    if kind == "bankrupt":
+        to = "to a player" if payload.get("creditor") is not None else "to the bank"
+        return f"bankrupt {to}" + (f", {after.settings.mode} game ends" if after.ended else "")
+    if kind == "auction_open":
+        return "auction of a building" if payload.get("building") else "auction of a deed"
+    if kind == "auction_close":
+        lot = before.auction
+        won = "won" if lot["bidder"] is not None else "no bid"
+        return f"auction of a {'deed' if lot['deed'] is not None else 'building'} closed, {won}"
+    if kind in ("tax", "parking_pot", "jail_fine", "visit", "card") and after.pot != before.pot:
+        return "H1 pot " + ("grows" if after.pot > before.pot else "taken")
+    if kind == "build":
+        return "build up" if after.houses < before.houses or after.hotels < before.hotels else None
+    if kind == "trade" and payload.get("lift"):
+        return "trade with a mortgage lifted at once"
+    if kind == "decline":
+        return "decline, no auction (H3)" if after.settings.no_auctions else "decline, auction"
+    if kind == "end_game":
+        return f"end_game of a {after.settings.mode} game"
+    return ""
 
 
 # -- the invariants ------------------------------------------------------------------------------
@@ -389,6 +419,17 @@ def landing(play: Play, c: Chooser, payload: dict) -> dict:
 
 
 def buy(play: Play, c: Chooser) -> Tap:
+    """Half the time a deed that completes (or adds to) a group its buyer has started."""
+    started = [
+        (i, owner)
+        for group in play.edition.groups.values()
+        for owner in {play.state.deeds[j].owner for j in group.deeds} - {None}
+        for i in group.deeds
+        if play.state.deeds[i].owner is None
+    ]
+    if started and c.odds(1, 2):
+        deed, buyer = c.pick(started)
+        return "buy", landing(play, c, {"player": buyer, "deed": deed})
     deed = a_deed(play, c, deeds_of(play, None))
     return "buy", landing(play, c, {"player": seat(play, c), "deed": deed})
 
@@ -418,7 +459,9 @@ def tax(play: Play, c: Chooser) -> Tap:
 
 
 def go_to_jail(play: Play, c: Chooser) -> Tap:
-    return "go_to_jail", {"player": seat(play, c)}
+    holders = [p.seat for p in play.state.players if p.jail_free and not p.in_jail]
+    among = holders if holders and c.odds(1, 2) else None
+    return "go_to_jail", {"player": seat(play, c, among)}
 
 
 def visit(play: Play, c: Chooser) -> Tap:
@@ -592,7 +635,9 @@ def auction_open(play: Play, c: Chooser) -> Tap:
 
 def bid(play: Play, c: Chooser) -> Tap:
     auction = play.state.auction
-    player = seat(play, c)
+    builders = [owner for _, owner in whole_groups(play)]
+    building = auction is not None and auction.get("deed") is None
+    player = seat(play, c, builders if building and builders else None)
     cash = play_cash(play, player)
     if auction is None:
         return "bid", {"player": player, "amount": c.number(1, 300)}

@@ -65,3 +65,49 @@ def test_k2_k3_a_bankrupt_player_s_bid_is_withdrawn(creditor):
     state = tap(state, "bid", player=BEA, amount=5)  # below Ana's old bid: it is gone
     state = tap(state, "auction_close")
     assert state.deeds[BOARDWALK].owner == BEA
+
+
+def brown_group_at(levels, mortgaged=False):
+    """Ana holds the brown group at these levels; Bea the light blues, one mortgaged."""
+    state = new_game(US, setup_of())
+    for deed in (MEDITERRANEAN, BALTIC):
+        state = tap(state, "buy", player=ANA, deed=deed)
+    if any(levels):
+        state = tap(state, "build", player=ANA, group="brown", levels=levels)
+    if mortgaged:
+        for deed in (6, 8, 9):
+            state = tap(state, "buy", player=BEA, deed=deed)
+        state = tap(state, "mortgage", player=BEA, deed=6)
+    return state
+
+
+def test_b4_a_house_won_at_auction_is_not_placed_on_a_mortgaged_group():
+    """B4, B5: a house won at auction went on a street of a group with a mortgaged street,
+    a building no banker tap could have put there."""
+    state = brown_group_at([0, 0], mortgaged=True)
+    state = tap(state, "auction_open", building="house")
+    state = tap(state, "bid", player=BEA, amount=50)
+    with pytest.raises(RuleError) as refused:
+        apply(state, US, "auction_close", {"deed": 6})
+    assert refused.value.rule == "B4"
+    assert state.deeds[6].houses == 0 and state.players[BEA].cash == 1500 - 100 - 100 - 120 + 50
+
+
+@pytest.mark.parametrize(("levels", "street"), [([3, 4], MEDITERRANEAN), ([5, 5], BALTIC)])
+def test_b3_a_hotel_won_at_auction_goes_on_a_street_with_its_four_houses(levels, street):
+    """B3, B5: a hotel won at auction went on a street with 3 houses (the fourth free), or on
+    a street that already had a hotel (the bid paid, nothing placed)."""
+    state = brown_group_at(levels)
+    state = tap(state, "auction_open", building="hotel")
+    state = tap(state, "bid", player=ANA, amount=50)  # B5: from the lowest house price
+    with pytest.raises(RuleError) as refused:
+        apply(state, US, "auction_close", {"deed": street})
+    assert refused.value.rule == "B3"
+
+    state = brown_group_at([4, 4])  # on a street with its 4 houses the hotel goes up for the bid
+    state = tap(state, "auction_open", building="hotel")
+    state = tap(state, "bid", player=ANA, amount=50)
+    after = tap(state, "auction_close", deed=BALTIC)
+    assert [after.deeds[i].houses for i in (MEDITERRANEAN, BALTIC)] == [4, 5]
+    assert after.players[ANA].cash == state.players[ANA].cash - 50
+    assert (after.houses, after.hotels) == (state.houses + 4, state.hotels - 1)
