@@ -335,6 +335,8 @@ def buy(turn: Turn) -> None:
         )
     if turn.state.auction and turn.state.auction.get("deed") == deed.index:
         raise RuleError("P1", "{deed} is being auctioned", deed=deed.name)
+    if deed.index in turn.state.to_auction:
+        raise RuleError("K3", "{deed} is being auctioned", deed=deed.name)  # waits its turn
     turn.arrive(player, deed)
     turn.pay(player, None, deed.price)
     turn.state.deeds[deed.index].owner = player.seat

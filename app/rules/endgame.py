@@ -171,8 +171,18 @@ def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
     street = turn.deed()
     turn.payload = {**turn.payload, "group": street.group}
     group = colour_group(turn, winner)
-    new = [turn.state.deeds[i].houses for i in group.deeds]
+    deeds = [turn.state.deeds[i] for i in group.deeds]
+    if any(d.mortgaged for d in deeds):
+        raise RuleError(
+            "B4", "No building on the {group} group while a street is mortgaged", group=group.name
+        )
+    new = [d.houses for d in deeds]
     at = group.deeds.index(street.index)
+    needed = turn.state.settings.houses_for_hotel
+    if auction["building"] == "hotel" and not needed <= new[at] < HOTEL:
+        raise RuleError(
+            "B3", "A hotel needs {count} houses on every street of the group", count=needed
+        )
     new[at] = HOTEL if auction["building"] == "hotel" else new[at] + 1
     heights = [level(n, turn.state) for n in new]
     if max(heights) - min(heights) > 1 or (auction["building"] == "house" and new[at] > 4):
@@ -223,10 +233,20 @@ def bankrupt(turn: Turn) -> None:
     else:
         to_bank(turn, debtor)
     debtor.bankrupt, debtor.cash, debtor.jail_free, debtor.in_jail = True, 0, [], False
+    withdraw_bid(turn, debtor)
     turn.state.bankruptcies += 1
     left = turn.state.in_play()
     if second_short or len(left) == 1:
         end(turn)
+
+
+def withdraw_bid(turn: Turn, debtor: PlayerState) -> None:
+    """K2, K3: a player who leaves the game leaves its auction too: their bid is withdrawn
+    and the bidding on the lot starts again."""
+    auction = turn.state.auction
+    if auction and auction["bidder"] == debtor.seat:
+        auction["bid"], auction["bidder"] = 0, None
+        turn.say("{player}'s bid is withdrawn: the bidding starts again", player=debtor.name)
 
 
 def sell_all_buildings(turn: Turn, debtor: PlayerState) -> None:
@@ -321,7 +341,14 @@ def deal(turn: Turn) -> None:
         for value in hand:
             index = whole_number(value, "A deed", 0, len(turn.edition.spaces) - 1)
             space = turn.edition.spaces[index]
-            if not space.is_deed or index in seen or turn.state.deeds[index].owner is not None:
+            auction = turn.state.auction or {}
+            waiting = index in turn.state.to_auction or auction.get("deed") == index  # P1, K3
+            if (
+                not space.is_deed
+                or index in seen
+                or turn.state.deeds[index].owner is not None
+                or waiting
+            ):
                 raise RuleError("SG1", "{deed} cannot be dealt", deed=space.name)
             seen.add(index)
             turn.pay(player, None, space.price)
