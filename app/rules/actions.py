@@ -526,7 +526,7 @@ def _pay_each(turn: Turn, player: PlayerState, card: Card) -> None:
     for other in others:
         turn.pay(player, other, card.amount)
     turn.say(
-        "pays {amount:money} to each of {count} players", amount=card.amount, count=len(others)
+        "pays {amount:money} to each of {count:players}", amount=card.amount, count=len(others)
     )
 
 
@@ -535,7 +535,7 @@ def _collect_each(turn: Turn, player: PlayerState, card: Card) -> None:
     for other in others:
         turn.pay(other, player, card.amount)
     turn.say(
-        "collects {amount:money} from each of {count} players",
+        "collects {amount:money} from each of {count:players}",
         amount=card.amount,
         count=len(others),
     )
@@ -548,7 +548,7 @@ def _repairs(turn: Turn, player: PlayerState, card: Card) -> None:
     amount = houses * card.house + hotels * card.hotel
     turn.pay_bank_fee(player, amount)
     turn.say(
-        "pays {amount:money} for {houses} houses and {hotels} hotels",
+        "pays {amount:money} for {houses:houses} and {hotels:hotels}",
         amount=amount,
         houses=houses,
         hotels=hotels,
