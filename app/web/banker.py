@@ -145,6 +145,7 @@ def create():
         flash(refused(refusal), "error")
         return page("new.html", form=request.form, **new_game_choices()), 400
     remember_banker(game)
+    flash(game.id, "keep")  # the next page shows the banker link to keep (base.html)
     if game.setup.get("mode") in ("short", "timed"):
         return redirect(url_for("endgame.deal", game_id=game.id))  # SG1, TL1
     return redirect(url_for("banker.dashboard", game_id=game.id))
