@@ -279,6 +279,14 @@ def valid_time(value: object) -> bool:
         return False
 
 
+def income_tax_option(edition: Edition, setup: dict) -> bool:
+    """T1: the 10% choice is on where the edition prints it, unless the setup says no: the
+    same default for the new-game page (ticked) and the API (field left out)."""
+    if "income_tax_percent" in setup:
+        return flag(setup, "income_tax_percent")
+    return any(space.percent for space in edition.spaces)
+
+
 def new_game(edition: Edition, setup: dict) -> GameState:
     """S1-S4: the players with their starting cash, every deed with the bank, the full supply."""
     if not isinstance(setup, dict):
@@ -304,7 +312,7 @@ def new_game(edition: Edition, setup: dict) -> GameState:
         free_parking_jackpot=flag(setup, "free_parking_jackpot"),
         double_go=flag(setup, "double_go"),
         no_auctions=flag(setup, "no_auctions"),
-        income_tax_percent=flag(setup, "income_tax_percent"),
+        income_tax_percent=income_tax_option(edition, setup),
     )
     return GameState(
         edition=edition.id,
