@@ -279,6 +279,14 @@ def valid_time(value: object) -> bool:
         return False
 
 
+def income_tax_option(edition: Edition, setup: dict) -> bool:
+    """T1: the 10% choice is on where the edition prints it, unless the setup says no: the
+    same default for the new-game page (ticked) and the API (field left out)."""
+    if "income_tax_percent" in setup:
+        return flag(setup, "income_tax_percent")
+    return any(space.percent for space in edition.spaces)
+
+
 def new_game(edition: Edition, setup: dict) -> GameState:
     """S1-S4: the players with their starting cash, every deed with the bank, the full supply."""
     if not isinstance(setup, dict):
@@ -304,7 +312,7 @@ def new_game(edition: Edition, setup: dict) -> GameState:
         free_parking_jackpot=flag(setup, "free_parking_jackpot"),
         double_go=flag(setup, "double_go"),
         no_auctions=flag(setup, "no_auctions"),
-        income_tax_percent=flag(setup, "income_tax_percent"),
+        income_tax_percent=income_tax_option(edition, setup),
     )
     return GameState(
         edition=edition.id,
@@ -528,7 +536,7 @@ def _pay_each(turn: Turn, player: PlayerState, card: Card) -> None:
     for other in others:
         turn.pay(player, other, card.amount)
     turn.say(
-        "pays {amount:money} to each of {count} players", amount=card.amount, count=len(others)
+        "pays {amount:money} to each of {count:players}", amount=card.amount, count=len(others)
     )
 
 
@@ -537,7 +545,7 @@ def _collect_each(turn: Turn, player: PlayerState, card: Card) -> None:
     for other in others:
         turn.pay(other, player, card.amount)
     turn.say(
-        "collects {amount:money} from each of {count} players",
+        "collects {amount:money} from each of {count:players}",
         amount=card.amount,
         count=len(others),
     )
@@ -550,7 +558,7 @@ def _repairs(turn: Turn, player: PlayerState, card: Card) -> None:
     amount = houses * card.house + hotels * card.hotel
     turn.pay_bank_fee(player, amount)
     turn.say(
-        "pays {amount:money} for {houses} houses and {hotels} hotels",
+        "pays {amount:money} for {houses:houses} and {hotels:hotels}",
         amount=amount,
         houses=houses,
         hotels=hotels,

@@ -89,6 +89,7 @@ def page(template: str, game: Game | None = None, **context):
         view = game_view(game)
         deed_at = {deed["space"]: deed for deed in view["deeds"]}
         context.update(game=game, view=view, deed_at=deed_at, edition=bank.edition_of(game))
+        context.setdefault("winners", view["winners"])
     return render_template(template, **context)
 
 
@@ -144,6 +145,7 @@ def create():
         flash(refused(refusal), "error")
         return page("new.html", form=request.form, **new_game_choices()), 400
     remember_banker(game)
+    flash(game.id, "keep")  # the next page shows the banker link to keep (base.html)
     if game.setup.get("mode") in ("short", "timed"):
         return redirect(url_for("endgame.deal", game_id=game.id))  # SG1, TL1
     return redirect(url_for("banker.dashboard", game_id=game.id))
@@ -377,6 +379,8 @@ def do(game_id: str):
     text = said(done.action.lines, bank.edition_of(done.game), done.action.text, kind == UNDO)
     flash(_("Already done: %(what)s", what=text) if done.repeated else text, "done")
     outcome = done.outcome
+    if outcome is not None and outcome.state.ended:
+        return redirect(url_for("endgame.results", game_id=game_id))  # K4, SG3: who won
     if outcome is not None and outcome.state.auction:
         return redirect(url_for("endgame.auction", game_id=game_id))
     if outcome is not None and outcome.next_space is not None:

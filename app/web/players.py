@@ -262,6 +262,11 @@ def links(game: Game) -> list[dict]:
     return rows
 
 
+def banker_link(game: Game) -> str:
+    """The banker's way back in: opening it on any phone makes that phone the banker's."""
+    return url_for("banker.dashboard", game_id=game.id, key=game.banker_key, _external=True)
+
+
 @bp.get("/g/<game_id>/codes")
 def codes(game_id: str):
     game = load(game_id)
@@ -273,20 +278,39 @@ def codes(game_id: str):
         rows=links(game),
         table_url=table_url,
         table_qr=qr_svg(table_url),
-        banker_qr=qr_svg(
-            url_for("banker.dashboard", game_id=game.id, key=game.banker_key, _external=True)
-        ),
+        banker_url=banker_link(game),
+        banker_qr=qr_svg(banker_link(game)),
         printable=printable,
     )
+
+
+@bp.app_template_global()
+def banker_recovery(game: Game) -> dict:
+    """The banker link and its QR, shown once when a game starts (to print or screenshot)."""
+    link = banker_link(game)
+    return {"url": link, "qr": qr_svg(link)}
+
+
+def seat_player(game: Game, seat: int) -> Player:
+    player = next((p for p in game.players if p.seat == seat), None)
+    if player is None:
+        abort(404)
+    return player
+
+
+@bp.get("/g/<game_id>/codes/<int:seat>/new")
+def new_link_confirm(game_id: str, seat: int):
+    """A lost phone, asked first: one mis-tap must not cut a player off."""
+    game = load(game_id)
+    seat_player(game, seat)
+    return page("new_link.html", game, who=bank.state_of(game).players[seat])
 
 
 @bp.post("/g/<game_id>/codes/<int:seat>/new")
 def new_link(game_id: str, seat: int):
     """A lost phone: a new token for the player; the old link stops working at once."""
     game = load(game_id)
-    player = next((p for p in game.players if p.seat == seat), None)
-    if player is None:
-        abort(404)
+    player = seat_player(game, seat)
     player.token = new_token()
     db.session.commit()
     name = bank.state_of(game).players[seat].name
