@@ -216,7 +216,14 @@ def player(game_id: str, seat: int):
         abort(404)
     who = {"player": seat}
     jail = [offer(game, k, who) for k in ("jail_fine", "jail_card", "jail_doubles")]
-    return page("player.html", game, seat=seat, jail=jail, deeds=deeds_of(game, state, seat))
+    return page(
+        "player.html",
+        game,
+        seat=seat,
+        jail=jail,
+        deeds=deeds_of(game, state, seat),
+        presets=turns.PRESETS,
+    )
 
 
 def deeds_of(game: Game, state: GameState, seat: int) -> list[dict]:
@@ -375,8 +382,18 @@ def do(game_id: str):
     kind = request.form.get("kind", "")
     try:
         payload = payload_from_form()
+    except RuleError as refusal:
+        flash(refused(refusal), "error")
+        return redirect(request.referrer or url_for("banker.dashboard", game_id=game_id))
+    return perform_form(game, kind, payload)
+
+
+def perform_form(game: Game, kind: str, payload: dict):
+    """The banker's tap through the one door; a refusal goes back where it came from, a
+    payment refused for want of cash (K1) waits with its ways out."""
+    try:
         done = bank.perform(
-            game_id,
+            game.id,
             kind,
             payload,
             key=request.form.get("key") or None,
@@ -386,8 +403,18 @@ def do(game_id: str):
         flash(refused(refusal), "error")
         if refusal.rule == "K1":
             turns.remember_debt(game, kind, payload, refusal.params)
-        return redirect(request.referrer or url_for("banker.dashboard", game_id=game_id))
+        return redirect(request.referrer or url_for("banker.dashboard", game_id=game.id))
     return after(done, kind)
+
+
+@bp.post("/g/<game_id>/quick/<int:seat>")
+def quick(game_id: str, seat: int):
+    """Quick money from a player's card: to the bank, to a player, or from the bank."""
+    game = load(game_id)
+    form = request.form
+    amount = form.get("typed") if form.get("amount") == "typed" else form.get("amount")
+    kind, payload = turns.money_move(seat, form.get("to", "bank"), amount)
+    return perform_form(game, kind, payload)
 
 
 def after(done, kind: str):

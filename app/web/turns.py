@@ -21,6 +21,7 @@ from ..rules.state import GameState, PlayerState
 from ..rules.turn import JAIL_TRIES, next_in_play, whose_turn  # noqa: F401
 from .banker import Option, offer
 
+PRESETS = (10, 20, 50, 100, 150, 200, 300, 500)  # quick money, one tap each
 OWED = "owed"  # the session's payment waiting for the money to be raised, per game
 DEBTS = ("rent", "tax", "card", "roll", "transfer", "bank_collect", "jail_fine")
 
@@ -135,6 +136,15 @@ def net_for(outcome, seat: int) -> int:
     """What an action does to one player's cash, salary included."""
     gained = sum(m.amount for m in outcome.movements if m.payee == seat)
     return gained - sum(m.amount for m in outcome.movements if m.payer == seat)
+
+
+def money_move(seat: int, to: str, amount: object) -> tuple[str, dict]:
+    """Quick money: the action for a payer, a payee ("bank", "from_bank" or a seat)."""
+    if to == "bank":
+        return "bank_collect", {"player": seat, "amount": amount}
+    if to == "from_bank":
+        return "bank_pay", {"player": seat, "amount": amount}
+    return "transfer", {"from": seat, "to": to, "amount": amount}
 
 
 # -- from "cannot pay" to the way out --------------------------------------------------------

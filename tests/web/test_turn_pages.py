@@ -118,3 +118,61 @@ def test_j3_a_jailed_players_turn_offers_the_ways_out(client):
     assert "Ana pays the $50 fine and leaves jail" in page
     roll = client.get(f"/g/{game_id}/turn?dice=7").text
     assert "stays in jail (try 1 of 3)" in roll
+
+
+def token_of(app, game_id, seat):
+    from app.models import Game, db
+
+    with app.app_context():
+        return db.session.get(Game, game_id).players[seat].token
+
+
+def test_k1_quick_money_from_a_players_card_is_one_tap_on_the_amount(client, app):
+    game_id = new_game(client)
+    page = client.get(f"/g/{game_id}/player/0").text
+    assert 'name="amount" value="50"' in page and "Ana pays Bea" in page
+    client.post(f"/g/{game_id}/quick/0", data={"to": "1", "amount": "50"})
+    client.post(f"/g/{game_id}/quick/1", data={"to": "bank", "amount": "typed", "typed": "25"})
+    client.post(f"/g/{game_id}/quick/0", data={"to": "from_bank", "amount": "100"})
+    players = state(app, game_id).players
+    assert (players[0].cash, players[1].cash) == (1500 - 50 + 100, 1500 + 50 - 25)
+
+
+def test_k1_pay_someone_on_a_players_phone(client, app):
+    game_id = new_game(client)
+    token = token_of(app, game_id, 1)
+    page = client.get(f"/p/{token}").text
+    assert "Pay someone" in page and 'name="amount" value="50"' in page
+    client.post(f"/p/{token}/pay", data={"to": "0", "amount": "50"})
+    client.post(f"/p/{token}/pay", data={"to": "from_bank", "amount": "20"})  # never from the bank
+    players = state(app, game_id).players
+    assert (players[0].cash, players[1].cash) == (1550, 1500 - 50 - 20)
+
+
+def test_r1_a_phone_takes_its_own_turn_only_when_the_banker_allows(client, app):
+    game_id = new_game(client)
+    token = token_of(app, game_id, 0)
+    roll = {"kind": "roll", "payload": '{"dice": 5, "land": {"kind": "buy", "deed": 5}}'}
+    assert client.post(f"/p/{token}/do", data=roll).status_code == 403
+    assert 'name="dice"' not in client.get(f"/p/{token}").text
+    do(client, game_id, "phone_turns", allow="true")
+    assert 'name="dice"' in client.get(f"/p/{token}").text
+    page = client.get(f"/p/{token}/turn?dice=5").text
+    assert "Ana buys Reading Railroad" in page
+    client.post(f"/p/{token}/do", data={"kind": "roll", "payload": payloads(page)[0]})
+    assert state(app, game_id).deeds[READING].owner == 0
+    other = token_of(app, game_id, 0)
+    assert client.get(f"/p/{other}/turn?dice=5").status_code == 302  # Bea's turn now
+
+
+def test_p1_auction_chips_bid_in_one_tap_each(client, app):
+    game_id = new_game(client)
+    tap(client, game_id, client.get(f"/g/{game_id}/turn?dice=5").text, index=1)  # declined
+    page = client.get(f"/g/{game_id}/auction").text
+    assert 'id="live"' in page and "Ana bids $10" in page
+    chips = payloads(page)
+    bea_fifty = next(p for p in chips if '"player": 1' in p and '"amount": 50' in p)
+    client.post(f"/g/{game_id}/do", data={"kind": "bid", "payload": bea_fifty})
+    fragment = client.get(f"/g/{game_id}/auction?fragment=1").text
+    assert "Highest $50 by Bea" in fragment and "Ana bids $60" in fragment
+    assert "<html" not in fragment
