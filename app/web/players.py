@@ -27,6 +27,7 @@ from .. import bank
 from ..live import watcher
 from ..models import Game, Player, db, new_token
 from ..rules import KINDS, RuleError, rent_due, score
+from . import turns
 from .args import arg, whole
 from .banker import expected_version, load, offer, page, payload_from_form
 from .present import CELL, board, history, history_page
@@ -109,6 +110,8 @@ def player_screen(token: str, fragment: bool) -> str:
         own_history=OWN_HISTORY,
         auction=state.auction,
         offers=offers_to(game, state, seat),
+        my_turn=state.settings.phone_turns and turns.whose_turn(state) is state.players[seat],
+        presets=turns.PRESETS[:4],
     )
     return page("player_live.html" if fragment else "phone.html", game, **context)
 
@@ -133,23 +136,67 @@ def player_do(token: str):
     """A player may spend only their own money and bid: nothing else, for nobody else."""
     player = player_by_token(token)
     kind = request.form.get("kind", "")
-    if kind not in PLAYER_ACTIONS:
+    own = own_field(player.game, kind)
+    if own is None:
         abort(403)
     try:
         payload = payload_from_form()
-        payload[PLAYER_ACTIONS[kind]] = player.seat
-        done = bank.perform(
-            player.game_id,
-            kind,
-            payload,
-            actor=f"player:{player.seat}",
-            key=request.form.get("key") or None,
-            expected_version=expected_version(),
-        )
+        payload[own] = player.seat
+        done = phone_perform(player, kind, payload)
         flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")
     except RuleError as refusal:
         flash(refused(refusal), "error")
     return redirect(url_for("players.player_page", token=token))
+
+
+def own_field(game: Game, kind: str) -> str | None:
+    """The field a phone's own seat goes in, for the kinds a phone may do; a turn by the dice
+    only when the banker allows it in the game's settings (R1)."""
+    if kind == "roll" and bank.state_of(game).settings.phone_turns:
+        return "player"
+    return PLAYER_ACTIONS.get(kind)
+
+
+@bp.post("/p/<token>/pay")
+def player_pay(token: str):
+    """Pay someone: the payee, then one tap on the amount (the bank or another player)."""
+    player = player_by_token(token)
+    form = request.form
+    amount = form.get("typed") if form.get("amount") == "typed" else form.get("amount")
+    to = form.get("to", "bank")
+    kind, payload = turns.money_move(player.seat, "bank" if to == "from_bank" else to, amount)
+    try:
+        done = phone_perform(player, kind, payload)
+        flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")
+    except RuleError as refusal:
+        flash(refused(refusal), "error")
+    return redirect(url_for("players.player_page", token=token))
+
+
+@bp.get("/p/<token>/turn")
+def player_turn(token: str):
+    """The player's own turn, when the banker allows it: the same pad, the same rules."""
+    player = player_by_token(token)
+    game = player.game
+    state = bank.state_of(game)
+    dice, me = whole(request.args.get("dice")), state.players[player.seat]
+    allowed = state.settings.phone_turns and turns.whose_turn(state) is me
+    if dice is None or not 2 <= dice <= 12 or not allowed:
+        return redirect(url_for("players.player_page", token=token))
+    doubles = request.args.get("doubles") == "1" and dice % 2 == 0
+    landing = turns.turn_options(game, me, dice, doubles)
+    return page("phone_turn.html", game, token=token, who=me, dice=dice, doubles=doubles, **landing)
+
+
+def phone_perform(player: Player, kind: str, payload: dict):
+    return bank.perform(
+        player.game_id,
+        kind,
+        payload,
+        actor=f"player:{player.seat}",
+        key=request.form.get("key") or None,
+        expected_version=expected_version(),
+    )
 
 
 @bp.get("/p/<token>/preview")
@@ -281,6 +328,7 @@ def codes(game_id: str):
         banker_url=banker_link(game),
         banker_qr=qr_svg(banker_link(game)),
         printable=printable,
+        phone_turns=offer(game, "phone_turns", {"allow": not state_turns(game)}, style="secondary"),
     )
 
 
@@ -304,6 +352,10 @@ def new_link_confirm(game_id: str, seat: int):
     game = load(game_id)
     seat_player(game, seat)
     return page("new_link.html", game, who=bank.state_of(game).players[seat])
+
+
+def state_turns(game: Game) -> bool:
+    return bank.state_of(game).settings.phone_turns
 
 
 @bp.post("/g/<game_id>/codes/<int:seat>/new")
