@@ -18,15 +18,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
-from app import EDITIONS
-from app.rules import HOTEL, KINDS, GameState, RuleError, apply, load_editions, new_game, replay
+from app.edition_files import load_editions
+from app.rules import HOTEL, KINDS, GameState, RuleError, apply, new_game, replay
 from app.rules.edition import Edition
 from app.rules.landing import calls_for
 from app.rules.state import MODES
 from app.rules.turn import whose_turn
 from app.rules.wealth import raisable
 
-ALL_EDITIONS = load_editions(EDITIONS)
+ALL_EDITIONS = load_editions()
 NAMES = ("Ana", "Bea", "Cal", "Dan", "Eve", "Fay", "Gus", "Hal")
 PALETTE = ("#e03131", "#1971c2", "#2f9e44", "#f08c00", "#7048e8", "#0c8599", "#d6336c", "#000000")
 SEAT_FIELDS = ("player", "from", "to", "partner", "creditor")

@@ -7,7 +7,7 @@ import re
 from app.models import Game, db
 from app.rules import GameState
 
-from ..conftest import ALL_EDITIONS
+from ..support import ALL_EDITIONS
 
 US = ALL_EDITIONS["us-classic"]
 BOARDWALK = 39
