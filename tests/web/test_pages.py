@@ -166,9 +166,7 @@ def test_c2_p5_nearest_railroad_card_leads_to_twice_the_rent(client):
     landing page asks for twice the deed's rent, as the card says."""
     game_id = new_game(client)
     chance, railroad = 7, 15  # the first Chance, then Pennsylvania Railroad
-    card = next(
-        c.id for c in US.cards.values() if c.effect == "nearest" and c.kind == "railroad"
-    )
+    card = next(c.id for c in US.cards.values() if c.effect == "nearest" and c.kind == "railroad")
     do(client, game_id, "buy", player="1", deed=str(railroad))
     do(client, game_id, "place", player="0", space=str(chance))
     moved = do(client, game_id, "card", player="0", card=card, space=str(chance))
