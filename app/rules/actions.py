@@ -102,6 +102,15 @@ class Turn:
         self.by_card = False  # next_space is a "nearest" card's: its own rents (P5, P6)
         self.moved = False  # a roll already moved the player and paid the salary (R1)
 
+    def part(self, payload: dict) -> Turn:
+        """A step of this action with fields of its own (the deed auctioned next, the offer's
+        terms, a roll's landing): it works on the same state, and what it says and pays is
+        this action's."""
+        step = Turn.__new__(Turn)
+        step.__dict__.update(self.__dict__)
+        step.payload, step.next_space, step.by_card = payload, None, False
+        return step
+
     def money(self, amount: int) -> str:
         return self.edition.money(amount)
 

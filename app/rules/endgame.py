@@ -91,9 +91,10 @@ def auction_open(turn: Turn) -> None:
     else:
         if turn.state.settings.no_auctions and not turn.state.to_auction:
             raise RuleError("H3", "No auctions in this game: a declined deed stays with the bank")
-        if "deed" not in turn.payload and turn.state.to_auction:
-            turn.payload = {**turn.payload, "deed": turn.state.to_auction[0]}
-        deed = unowned_deed(turn)
+        if "deed" in turn.payload or not turn.state.to_auction:
+            deed = unowned_deed(turn)
+        else:  # K3: the next deed a bankruptcy left to the bank
+            deed = unowned_deed(turn.part({"deed": turn.state.to_auction[0]}))
         lot = {"building": None, "deed": deed.index, "minimum": 1}
         if deed.index in turn.state.to_auction:
             turn.state.to_auction.remove(deed.index)
@@ -162,15 +163,13 @@ def auction_close(turn: Turn) -> None:
             amount=auction["bid"],
         )
     if turn.state.to_auction:
-        turn.payload = {"deed": turn.state.to_auction[0]}
-        auction_open(turn)
+        auction_open(turn.part({"deed": turn.state.to_auction[0]}))
 
 
 def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
     """B5: the building won goes on one of the winner's streets, evenly, for the bid."""
     street = turn.deed()
-    turn.payload = {**turn.payload, "group": street.group}
-    group = colour_group(turn, winner)
+    group = colour_group(turn.part({"group": street.group}), winner)
     deeds = [turn.state.deeds[i] for i in group.deeds]
     if any(d.mortgaged for d in deeds):
         raise RuleError(
@@ -285,8 +284,7 @@ def to_bank(turn: Turn, debtor: PlayerState) -> None:
         turn.state.to_auction.extend(held)
     turn.say("the bank takes everything, {count:deeds} included", count=len(held))
     if turn.state.to_auction and not turn.state.auction:
-        turn.payload = {"deed": turn.state.to_auction[0]}
-        auction_open(turn)
+        auction_open(turn.part({"deed": turn.state.to_auction[0]}))
 
 
 def hand_everything(turn: Turn, debtor: PlayerState, creditor: PlayerState | None) -> None:

@@ -135,11 +135,9 @@ def land(turn: Turn, player: PlayerState, step: object) -> None:
     space = turn.edition.spaces[player.position]
     if where != player.position or (kind == "go_to_jail") != (space.kind == "go_to_jail"):
         raise RuleError("input", "{player} stands on {space}", player=player.name, space=space.name)
-    inner = Turn(turn.state, turn.edition, {**fields, "player": player.seat})
-    inner.state, inner.moved = turn.state, True  # the roll's own copy: all or nothing
+    inner = turn.part({**fields, "player": player.seat})
+    inner.moved = True
     KINDS[kind].handler(inner)
-    turn.lines.extend(inner.lines)
-    turn.movements.extend(inner.movements)
     turn.next_space, turn.by_card = inner.next_space, inner.by_card
 
 
