@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from . import logbook
+from .inputs import clean_payload, clean_setup
 from .live import announce, watcher
 from .models import Action, Game, Player, db
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
@@ -63,8 +64,7 @@ def find(game_id: object) -> Game:
 
 def create_game(setup: dict) -> Game:
     """A new game from its setup (edition, players, settings): the log's starting point."""
-    if not isinstance(setup, dict):
-        raise RuleError("input", "A new game is a JSON object")
+    setup = clean_setup(setup)  # only the settings the schema names, within bounds
     chosen = setup.get("edition")
     edition = editions().get(chosen) if isinstance(chosen, str) else None
     if edition is None:
@@ -87,6 +87,7 @@ def log_of(game: Game) -> list[Action]:
 
 def preview(game: Game, kind: str, payload: dict) -> Outcome:
     """What an action would do, without doing it: the sentence a page shows before the tap."""
+    payload = clean_payload(kind, payload)
     if kind == UNDO:
         return _undo(game)
     return apply(state_of(game), edition_of(game), kind, payload)
@@ -144,6 +145,7 @@ def perform(
     granted; a repeated idempotency key returns the first result instead."""
     if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY):
         raise RuleError("input", f"An idempotency key is text of 1 to {MAX_KEY} characters")
+    payload = clean_payload(kind, payload)  # only the fields the schema names are stored
     try:
         return _perform(game_id, kind, payload, actor, key, expected_version)
     except IntegrityError:

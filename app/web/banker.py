@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from flask import (
@@ -20,6 +19,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from .. import bank, logbook
+from ..inputs import parse_json
 from ..models import Game, db
 from ..rules import KINDS, UNDO, Edition, GameState, RuleError
 from ..rules.edition import Space
@@ -346,8 +346,8 @@ def payload_from_form() -> dict:
     """The action's fields: one JSON field from the pages' buttons, or plain form fields."""
     if "payload" in request.form:
         try:
-            payload = json.loads(request.form["payload"])
-        except ValueError:
+            payload = parse_json(request.form["payload"])
+        except RuleError:
             payload = None
         if not isinstance(payload, dict):
             raise RuleError("input", "The form was damaged: reload the page and try again")
