@@ -6,12 +6,13 @@ comes through `perform`, in one database transaction.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass
 from datetime import datetime
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from . import logbook
@@ -120,13 +121,32 @@ def _lock(game_id: str) -> Game:
     return game
 
 
-def _already_done(game: Game, key: str, kind: str, payload: dict) -> Action | None:
-    """The action this idempotency key already applied, if any (a double tap, a retry)."""
-    query = select(Action).where(Action.game_id == game.id, Action.idempotency_key == key)
-    earlier = db.session.scalars(query).one_or_none()
+def scoped_key(actor: str, key: str | None) -> str | None:
+    """An idempotency key as stored: in the namespace of who sent it (the banker, whether by
+    page or API; one player; the clock), so no one can take or read another's key. The key
+    itself is hashed: the stored text has a fixed length whatever was sent."""
+    if key is None:
+        return None
+    scope = "banker" if actor in ("banker", "api") else actor
+    return f"{scope[:12]}:{hashlib.blake2b(key.encode(), digest_size=24).hexdigest()}"
+
+
+def _already_done(game: Game, actor: str, key: str, kind: str, payload: dict) -> Action | None:
+    """The action this sender's idempotency key already applied, if any (a double tap, a
+    retry). Keys logged before they were scoped are found as they were sent, by the same
+    sender."""
+    same_sender = ("banker", "api") if actor in ("banker", "api") else (actor,)
+    query = select(Action).where(
+        Action.game_id == game.id,
+        or_(
+            Action.idempotency_key == scoped_key(actor, key),
+            and_(Action.idempotency_key == key, Action.actor.in_(same_sender)),
+        ),
+    )
+    earlier = db.session.scalars(query).first()
     if earlier is not None and (earlier.kind, earlier.payload) != (kind, payload):
         raise RuleError(
-            "input",
+            "idempotency",
             "This idempotency key was already used for a different action: "
             "send a new key with each new action.",
         )
@@ -184,7 +204,7 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
     _begin()
     try:
         game = _lock(game_id)
-        earlier = _already_done(game, key, kind, payload) if key else None
+        earlier = _already_done(game, actor, key, kind, payload) if key else None
         if earlier is not None:
             _commit()
             return Done(game, earlier, None, repeated=True)
@@ -218,7 +238,7 @@ def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outc
         kind=kind,
         payload=payload,
         actor=actor,
-        idempotency_key=key,
+        idempotency_key=scoped_key(actor, key),
         text=outcome.text[:500],
         movements=[[m.payer, m.payee, m.amount] for m in outcome.movements],
         lines=outcome.lines,
