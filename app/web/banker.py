@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     g,
     redirect,
@@ -25,7 +27,7 @@ from ..rules import KINDS, UNDO, Edition, GameState, RuleError
 from ..rules.edition import Space
 from ..rules.rent import rent_due
 from .args import arg, whole
-from .auth import is_banker, remember_banker
+from .auth import banker_games, is_banker, remember_banker
 from .present import game_view, history_page, row_said
 from .words import N_, refused, said
 
@@ -97,8 +99,16 @@ def page(template: str, game: Game | None = None, **context):
 
 @bp.get("/")
 def index():
-    games = db.session.scalars(select(Game).order_by(Game.created_at.desc()).limit(50))
-    listed = [(g, bank.state_of(g)) for g in games if is_banker(g)][:20]
+    """This browser's own games (its cookie names them), never anyone else's."""
+    ids = banker_games()[-20:]
+    query = select(Game).where(Game.id.in_(ids)).order_by(Game.created_at.desc())
+    listed = []
+    for game in db.session.scalars(query) if ids else []:
+        try:
+            if is_banker(game):
+                listed.append((game, bank.state_of(game)))
+        except Exception:  # a damaged game row is left out; the page still works
+            current_app.logger.exception("game %s cannot be listed", game.id)
     return page("index.html", games=listed)
 
 
@@ -359,6 +369,23 @@ def expected_version() -> int | None:
     return whole(request.form.get("version"))
 
 
+def back_to(game_id: str) -> str:
+    """Where a refused action returns: the page its form came from (the form says, see
+    _macros.html), if that is a page of this game on this site; else the dashboard. Never
+    the Referer, which another site may set."""
+    back = request.form.get("back", "")
+    parts = urlsplit(back)
+    inside = f"/g/{game_id}/"
+    if (
+        back.startswith(inside)
+        and not (parts.scheme or parts.netloc)
+        and "\\" not in back
+        and len(back) < 500
+    ):
+        return back
+    return url_for("banker.dashboard", game_id=game_id)
+
+
 @bp.post("/g/<game_id>/do")
 def do(game_id: str):
     load(game_id)
@@ -373,7 +400,7 @@ def do(game_id: str):
         )
     except RuleError as refusal:
         flash(refused(refusal), "error")
-        return redirect(request.referrer or url_for("banker.dashboard", game_id=game_id))
+        return redirect(back_to(game_id))
     text = said(done.action.lines, bank.edition_of(done.game), done.action.text, kind == UNDO)
     flash(_("Already done: %(what)s", what=text) if done.repeated else text, "done")
     outcome = done.outcome
