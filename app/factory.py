@@ -44,6 +44,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(players.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(auth.bp)
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)
 

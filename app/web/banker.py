@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     g,
     redirect,
@@ -20,13 +21,14 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from .. import bank, logbook
+from ..inputs import parse_json
 from ..models import Game, db
 from ..rules import KINDS, UNDO, Edition, GameState, RuleError
 from ..rules.edition import Space
 from ..rules.landing import Call, calls_for
 from ..rules.rent import rent_due
 from .args import arg, whole
-from .auth import is_banker, remember_banker
+from .auth import banker_games, is_banker, remember_banker
 from .present import game_view, history_page, row_said
 from .words import N_, refused, said
 
@@ -102,8 +104,16 @@ def page(template: str, game: Game | None = None, **context):
 
 @bp.get("/")
 def index():
-    games = db.session.scalars(select(Game).order_by(Game.created_at.desc()).limit(50))
-    listed = [(g, bank.state_of(g)) for g in games if is_banker(g)][:20]
+    """This browser's own games (its cookie names them), never anyone else's."""
+    ids = banker_games()[-20:]
+    query = select(Game).where(Game.id.in_(ids)).order_by(Game.created_at.desc())
+    listed = []
+    for game in db.session.scalars(query) if ids else []:
+        try:
+            if is_banker(game):
+                listed.append((game, bank.state_of(game)))
+        except Exception:  # a damaged game row is left out; the page still works
+            current_app.logger.exception("game %s cannot be listed", game.id)
     return page("index.html", games=listed)
 
 
@@ -197,8 +207,8 @@ def owe(game_id: str):
 
 def arg_payload() -> dict:
     try:
-        payload = json.loads(request.args.get("payload", "{}"))
-    except ValueError:
+        payload = parse_json(request.args.get("payload", "{}"))
+    except RuleError:
         payload = None
     return payload if isinstance(payload, dict) else {}
 
@@ -365,8 +375,8 @@ def payload_from_form() -> dict:
     """The action's fields: one JSON field from the pages' buttons, or plain form fields."""
     if "payload" in request.form:
         try:
-            payload = json.loads(request.form["payload"])
-        except ValueError:
+            payload = parse_json(request.form["payload"])
+        except RuleError:
             payload = None
         if not isinstance(payload, dict):
             raise RuleError("input", "The form was damaged: reload the page and try again")
@@ -378,6 +388,23 @@ def expected_version() -> int | None:
     return whole(request.form.get("version"))
 
 
+def back_to(game_id: str) -> str:
+    """Where a refused action returns: the page its form came from (the form says, see
+    _macros.html), if that is a page of this game on this site; else the dashboard. Never
+    the Referer, which another site may set."""
+    back = request.form.get("back", "")
+    parts = urlsplit(back)
+    inside = f"/g/{game_id}/"
+    if (
+        back.startswith(inside)
+        and not (parts.scheme or parts.netloc)
+        and "\\" not in back
+        and len(back) < 500
+    ):
+        return back
+    return url_for("banker.dashboard", game_id=game_id)
+
+
 @bp.post("/g/<game_id>/do")
 def do(game_id: str):
     game = load(game_id)
@@ -386,7 +413,7 @@ def do(game_id: str):
         payload = payload_from_form()
     except RuleError as refusal:
         flash(refused(refusal), "error")
-        return redirect(request.referrer or url_for("banker.dashboard", game_id=game_id))
+        return redirect(back_to(game_id))
     return perform_form(game, kind, payload)
 
 
@@ -405,7 +432,7 @@ def perform_form(game: Game, kind: str, payload: dict):
         flash(refused(refusal), "error")
         if refusal.rule == "K1":
             turns.remember_debt(game, kind, payload, refusal.params)
-        return redirect(request.referrer or url_for("banker.dashboard", game_id=game.id))
+        return redirect(back_to(game.id))
     return after(done, kind)
 
 

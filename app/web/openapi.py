@@ -82,11 +82,19 @@ def setup_schema() -> dict:
         "type": "object",
         "required": ["edition", "players"],
         "properties": {
-            "edition": {"type": "string", "description": "us-classic, us-2008, uk or es"},
+            "edition": {
+                "type": "string",
+                "maxLength": 32,
+                "description": "us-classic, us-2008, uk or es",
+            },
             "players": {"type": "array", "minItems": 2, "maxItems": 8, "items": player},
             "starting_cash": AMOUNT,
             "mode": {"enum": list(MODES)},
-            "ends_at": {"type": "string", "description": "ISO time, time-limited game"},
+            "ends_at": {
+                "type": "string",
+                "maxLength": 40,
+                "description": "ISO time, time-limited game",
+            },
             "free_parking_jackpot": FLAG,
             "double_go": FLAG,
             "no_auctions": FLAG,
