@@ -10,14 +10,24 @@ from __future__ import annotations
 from .actions import KINDS, Turn, action, flag, send_to_jail
 from .edition import BOARD_SIZE
 from .errors import RuleError
-from .fields import DICE, FLAG, SEAT, SPACE
+from .fields import DICE, FLAG, NAME, SEAT, SPACE
 from .state import GameState, PlayerState
 from .words import N_
 
 LANDING_KINDS = ("buy", "decline", "rent", "tax", "visit", "card", "go_to_jail")
+# The landing's own action inside a roll: its kind and the fields those kinds take (the
+# player is the roller's; passed_go is the roll's own).
 STEP = {
     "type": "object",
-    "properties": {"kind": {"enum": list(LANDING_KINDS)}},
+    "properties": {
+        "kind": {"enum": list(LANDING_KINDS)},
+        "deed": SPACE,
+        "space": SPACE,
+        "dice": DICE,
+        "by_card": FLAG,
+        "percent": FLAG,
+        "card": NAME,
+    },
     "required": ["kind"],
 }
 JAIL_TRIES = 3  # J3: doubles within three turns, or the fine after the third roll
