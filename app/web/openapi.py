@@ -86,7 +86,12 @@ def setup_schema() -> dict:
             "players": {"type": "array", "minItems": 2, "maxItems": 8, "items": player},
             "starting_cash": AMOUNT,
             "mode": {"enum": list(MODES)},
-            "ends_at": {"type": "string", "description": "ISO time, time-limited game"},
+            "ends_at": {
+                "type": "string",
+                "description": "TL1: ISO time of the end, with its offset, or local to "
+                "time_zone (UTC when neither); stored and shown as UTC",
+            },
+            "time_zone": {"type": "string", "description": "IANA name, e.g. America/New_York"},
             "free_parking_jackpot": FLAG,
             "double_go": FLAG,
             "no_auctions": FLAG,

@@ -8,7 +8,7 @@ from dataclasses import asdict
 from flask_babel import get_locale
 
 from .. import logbook
-from ..bank import edition_of, state_of
+from ..bank import edition_of, ends_at, state_of
 from ..models import Action, Game
 from ..rules import UNDO, Edition, raisable, score, total_worth
 from ..rules.state import HOTEL
@@ -67,7 +67,7 @@ def game_view(game: Game) -> dict:
         "edition": edition.id,
         "currency": edition.currency,
         "version": game.version,
-        "settings": asdict(state.settings),
+        "settings": {**asdict(state.settings), "ends_at": utc_end(game)},
         "players": players,
         "deeds": deeds,
         "houses": state.houses,
@@ -78,6 +78,12 @@ def game_view(game: Game) -> dict:
         "auction": state.auction,
         "to_auction": state.to_auction,
     }
+
+
+def utc_end(game: Game) -> str | None:
+    """TL1: the end time in UTC with its offset, the way every page and the API give it."""
+    end = ends_at(game)
+    return end.isoformat() if end else None
 
 
 def history(
