@@ -31,6 +31,11 @@ def register(app: Flask) -> None:
         shown = when.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
         return shown if zone else f"{shown} UTC"
 
+    @app.template_filter("ink")
+    def ink(colour: str) -> str:
+        """Black or white, whichever reads better on this colour (WCAG contrast)."""
+        return ink_on(colour)
+
     @app.template_filter("thousands")
     def thousands(amount: int) -> str:
         return f"{amount:,}"
@@ -40,3 +45,20 @@ def as_utc(value: datetime | str) -> datetime:
     """A stored time as UTC: a time without an offset (SQLite keeps none) is UTC already."""
     when = datetime.fromisoformat(value) if isinstance(value, str) else value
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def luminance(colour: str) -> float:
+    """WCAG relative luminance of a #rrggbb colour."""
+    digits = colour.lstrip("#")
+    if len(digits) != 6:
+        return 1.0
+    channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def ink_on(colour: str) -> str:
+    light = luminance(colour)
+    on_black = (light + 0.05) / 0.05
+    on_white = 1.05 / (light + 0.05)
+    return "#000" if on_black >= on_white else "#fff"

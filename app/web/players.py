@@ -158,7 +158,7 @@ def player_preview(token: str):
     fields = {k: v for k, v in request.args.items() if k not in ("kind",) and v != "bank"}
     fields[PLAYER_ACTIONS[kind]] = player.seat
     option = offer(player.game, kind, fields)
-    return page("phone_confirm.html", player.game, option=option, token=token)
+    return page("phone_confirm.html", player.game, option=option, token=token, seat=player.seat)
 
 
 # -- the table screen ----------------------------------------------------------------------

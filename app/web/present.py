@@ -56,6 +56,7 @@ def game_view(game: Game) -> dict:
                 "space": index,
                 "name": space.name,
                 "group": space.group,
+                "kind": space.kind,
                 "owner": deed.owner,
                 "houses": deed.houses if deed.houses < HOTEL else 0,
                 "hotel": deed.houses == HOTEL,
