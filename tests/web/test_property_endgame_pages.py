@@ -196,7 +196,7 @@ def test_m1_b1_dashboard_shows_each_deed_with_buildings_and_mortgage_at_a_glance
     do(client, game_id, "mortgage", player=0, deed=5)
     page = client.get(f"/g/{game_id}/").text
     green = US.groups["green"].colour
-    assert page.count(f'class="deed-chip" style="background: {green}"') == 3
+    assert page.count(f'class="deed-chip" style="--c: {green}; color: #000"') == 3
     assert re.search(r'class="deed-chip"[^>]*title="Pacific Avenue">3</span>', page)
     assert 'class="deed-chip mortgaged"' in page and "Reading Railroad · mortgaged" in page
 
