@@ -36,6 +36,7 @@ bp = Blueprint("players", __name__)
 # What a player's own phone may do (declared with each kind), and the field set to their seat.
 PLAYER_ACTIONS = {kind.name: kind.own_seat for kind in KINDS.values() if kind.own_seat}
 OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at a time
+TABLE_HISTORY = 6  # the last actions the table screen shows
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
 KEEPALIVE = 15
 
@@ -168,7 +169,15 @@ def player_preview(token: str):
 def table(token: str):
     game = game_by_table_token(token)
     template = "table_live.html" if request.args.get("fragment") else "table.html"
-    return page(template, game, token=token, ranks=standings(game), cells=board(game), cell=CELL)
+    return page(
+        template,
+        game,
+        token=token,
+        ranks=standings(game),
+        cells=board(game),
+        cell=CELL,
+        latest=history(game, limit=TABLE_HISTORY),
+    )
 
 
 # -- live streams ----------------------------------------------------------------------------
