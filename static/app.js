@@ -4,13 +4,20 @@
   "use strict";
   function pad(n) { return String(n).padStart(2, "0"); }
   var lang = document.documentElement.lang || undefined;
+  var formats = {};  // one formatter per style: making one is the costly part
+  function format(style) {
+    if (!formats[style]) {
+      var opts = { hour: "2-digit", minute: "2-digit" };
+      if (style === "date") { opts.month = "short"; opts.day = "numeric"; }
+      formats[style] = new Intl.DateTimeFormat(lang, opts);
+    }
+    return formats[style];
+  }
   function localTimes(root) {
+    if (!window.Intl) { return; }
     root.querySelectorAll("time[data-local]").forEach(function (el) {
       var d = new Date(el.getAttribute("datetime"));
-      if (isNaN(d)) { return; }
-      var opts = { hour: "2-digit", minute: "2-digit" };
-      if (el.dataset.local === "date") { opts.month = "short"; opts.day = "numeric"; }
-      el.textContent = d.toLocaleString(lang, opts);
+      if (!isNaN(d)) { el.textContent = format(el.dataset.local).format(d); }
     });
   }
   localTimes(document);
