@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from flask import current_app
 from sqlalchemy import and_, or_, select
@@ -252,19 +252,21 @@ def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outc
 
 
 def ends_at(game: Game) -> datetime | None:
-    """TL1: the agreed end time of a time-limited game (local time of the host)."""
+    """TL1: the agreed end time of a time-limited game, in UTC (a game stored before times
+    carried their offset kept the host's local time)."""
     settings = game.state["settings"]
     if settings.get("mode") != "timed" or not settings.get("ends_at"):
         return None
     try:
-        return datetime.fromisoformat(settings["ends_at"]).replace(tzinfo=None)
+        end = datetime.fromisoformat(settings["ends_at"])
     except ValueError:
         return None
+    return end.astimezone(UTC)  # a naive time is taken as the host's local time
 
 
 def time_is_up(game: Game) -> bool:
     end = ends_at(game)
-    return end is not None and not game.state.get("ended") and datetime.now() >= end
+    return end is not None and not game.state.get("ended") and datetime.now(UTC) >= end
 
 
 def random_hands(game: Game, per_player: int = 2) -> list[list[int]]:

@@ -1,19 +1,43 @@
-// Small helpers for every page: the countdown of a time-limited game (TL1).
+// Small helpers for every page: the countdown of a time-limited game (TL1), times in the
+// reader's own time zone, the banker's time zone sent with a new game.
 (function () {
   "use strict";
   function pad(n) { return String(n).padStart(2, "0"); }
+  var lang = document.documentElement.lang || undefined;
+  var formats = {};  // one formatter per style: making one is the costly part
+  function format(style) {
+    if (!formats[style]) {
+      var opts = { hour: "2-digit", minute: "2-digit" };
+      if (style === "date") { opts.month = "short"; opts.day = "numeric"; }
+      formats[style] = new Intl.DateTimeFormat(lang, opts);
+    }
+    return formats[style];
+  }
+  function localTimes(root) {
+    if (!window.Intl) { return; }
+    root.querySelectorAll("time[data-local]").forEach(function (el) {
+      var d = new Date(el.getAttribute("datetime"));
+      if (!isNaN(d)) { el.textContent = format(el.dataset.local).format(d); }
+    });
+  }
+  localTimes(document);
+  var live = document.getElementById("live");
+  if (live) { live.addEventListener("updated", function () { localTimes(live); tick(); }); }
+  var zone = document.querySelector("input[name=time_zone]");
+  if (zone && window.Intl) { zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; }
   function tick() {
     document.querySelectorAll(".countdown[data-ends]").forEach(function (el) {
       var left = Math.floor((new Date(el.dataset.ends) - Date.now()) / 1000);
       if (left <= 0) {
-        el.textContent = "time is up";
+        el.textContent = el.dataset.up || "Time is up";
         // Reload once when the clock runs out in front of us: the server then ends the game.
         if (el.dataset.running) { delete el.dataset.running; setTimeout(function () { location.reload(); }, 1000); }
         return;
       }
       el.dataset.running = "1";
       var h = Math.floor(left / 3600), m = Math.floor(left / 60) % 60, s = left % 60;
-      el.textContent = (h ? h + ":" : "") + pad(m) + ":" + pad(s) + " left";
+      var time = (h ? h + ":" : "") + pad(m) + ":" + pad(s);
+      el.textContent = (el.dataset.left || "%(time)s left").replace("%(time)s", time);
     });
   }
   tick();

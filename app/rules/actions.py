@@ -10,7 +10,8 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .edition import BOARD_SIZE, JAIL, Card, Edition, Space
 from .errors import RuleError
@@ -296,6 +297,29 @@ def valid_time(value: object) -> bool:
         return False
 
 
+def zone_of(setup: dict) -> str | None:
+    """The banker's time zone (IANA name, from the browser), None when not given."""
+    name = setup.get("time_zone") or None
+    if name is None:
+        return None
+    try:
+        if not isinstance(name, str) or len(name) > 64:
+            raise ValueError(name)
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise RuleError("input", "Unknown time zone {zone}", zone=str(name)[:64]) from None
+    return name
+
+
+def end_time_utc(ends_at: str, zone: str | None) -> str:
+    """TL1: the agreed end as UTC. A time without an offset is the banker's local time in
+    `zone` (UTC when no zone is given); one with an offset means what it says."""
+    when = datetime.fromisoformat(ends_at)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=ZoneInfo(zone) if zone else UTC)
+    return when.astimezone(UTC).isoformat()
+
+
 def income_tax_option(edition: Edition, setup: dict) -> bool:
     """T1: the 10% choice is on where the edition prints it, unless the setup says no: the
     same default for the new-game page (ticked) and the API (field left out)."""
@@ -325,7 +349,8 @@ def new_game(edition: Edition, setup: dict) -> GameState:
     settings = Settings(
         starting_cash=cash,
         mode=mode,
-        ends_at=ends_at if mode == "timed" else None,
+        ends_at=end_time_utc(ends_at, zone_of(setup)) if mode == "timed" else None,
+        time_zone=zone_of(setup),
         free_parking_jackpot=flag(setup, "free_parking_jackpot"),
         double_go=flag(setup, "double_go"),
         no_auctions=flag(setup, "no_auctions"),

@@ -385,7 +385,7 @@ def trade_side(turn: Turn, key: str, player: PlayerState) -> dict:
     if cards > len(player.jail_free):
         raise RuleError(
             "C3",
-            "{player} holds {count} Get Out of Jail Free cards",
+            "{player} holds {count:cards}",
             player=player.name,
             count=len(player.jail_free),
         )

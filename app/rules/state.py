@@ -12,7 +12,8 @@ MODES = ("classic", "short", "timed")
 class Settings:
     starting_cash: int = 1500
     mode: str = "classic"
-    ends_at: str | None = None  # ISO time, time-limited game (TL1)
+    ends_at: str | None = None  # ISO time in UTC, time-limited game (TL1)
+    time_zone: str | None = None  # the banker's (IANA name), for times shown without JS
     free_parking_jackpot: bool = False  # H1
     double_go: bool = False  # H2
     no_auctions: bool = False  # H3

@@ -144,6 +144,7 @@ def setup_from_form() -> dict:
         "starting_cash": form.get("starting_cash", "1500"),
         "mode": form.get("mode", "classic"),
         "ends_at": form.get("ends_at") or None,
+        "time_zone": form.get("time_zone") or None,  # the banker's browser's (app.js)
         "players": players,
         **{k: k in form for k in ("free_parking_jackpot", "double_go", "no_auctions")},
         "income_tax_percent": "income_tax_percent" in form,

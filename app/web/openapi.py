@@ -93,8 +93,10 @@ def setup_schema() -> dict:
             "ends_at": {
                 "type": "string",
                 "maxLength": 40,
-                "description": "ISO time, time-limited game",
+                "description": "TL1: ISO time of the end, with its offset, or local to "
+                "time_zone (UTC when neither); stored and shown as UTC",
             },
+            "time_zone": {"type": "string", "description": "IANA name, e.g. America/New_York"},
             "free_parking_jackpot": FLAG,
             "double_go": FLAG,
             "no_auctions": FLAG,

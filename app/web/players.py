@@ -38,6 +38,7 @@ bp = Blueprint("players", __name__)
 # What a player's own phone may do (declared with each kind), and the field set to their seat.
 PLAYER_ACTIONS = {kind.name: kind.own_seat for kind in KINDS.values() if kind.own_seat}
 OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at a time
+TABLE_HISTORY = 6  # the last actions the table screen shows
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
 KEEPALIVE = 15
 
@@ -209,7 +210,7 @@ def player_preview(token: str):
     fields = {k: v for k, v in request.args.items() if k not in ("kind",) and v != "bank"}
     fields[PLAYER_ACTIONS[kind]] = player.seat
     option = offer(player.game, kind, fields)
-    return page("phone_confirm.html", player.game, option=option, token=token)
+    return page("phone_confirm.html", player.game, option=option, token=token, seat=player.seat)
 
 
 # -- the table screen ----------------------------------------------------------------------
@@ -223,7 +224,15 @@ def table(token: str):
 def table_screen(token: str, fragment: bool) -> str:
     game = game_by_table_token(token)
     template = "table_live.html" if fragment else "table.html"
-    return page(template, game, token=token, ranks=standings(game), cells=board(game), cell=CELL)
+    return page(
+        template,
+        game,
+        token=token,
+        ranks=standings(game),
+        cells=board(game),
+        cell=CELL,
+        latest=history(game, limit=TABLE_HISTORY),
+    )
 
 
 # -- live streams ----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from dataclasses import asdict
 from flask_babel import get_locale
 
 from .. import logbook
-from ..bank import edition_of, state_of
+from ..bank import edition_of, ends_at, state_of
 from ..models import Action, Game
 from ..rules import UNDO, Edition, raisable, score, total_worth
 from ..rules.state import HOTEL
@@ -56,6 +56,7 @@ def game_view(game: Game) -> dict:
                 "space": index,
                 "name": space.name,
                 "group": space.group,
+                "kind": space.kind,
                 "owner": deed.owner,
                 "houses": deed.houses if deed.houses < HOTEL else 0,
                 "hotel": deed.houses == HOTEL,
@@ -67,7 +68,7 @@ def game_view(game: Game) -> dict:
         "edition": edition.id,
         "currency": edition.currency,
         "version": game.version,
-        "settings": asdict(state.settings),
+        "settings": {**asdict(state.settings), "ends_at": utc_end(game)},
         "players": players,
         "deeds": deeds,
         "houses": state.houses,
@@ -78,6 +79,12 @@ def game_view(game: Game) -> dict:
         "auction": state.auction,
         "to_auction": state.to_auction,
     }
+
+
+def utc_end(game: Game) -> str | None:
+    """TL1: the end time in UTC with its offset, the way every page and the API give it."""
+    end = ends_at(game)
+    return end.isoformat() if end else None
 
 
 def history(
@@ -134,7 +141,7 @@ def history_page(
     return entries[:limit], older
 
 
-CELL = 90  # board squares in SVG units; the board is 11 squares a side
+CELL = 90  # kept for callers that drew the board in SVG units (11 squares a side)
 
 
 def board_cell(index: int) -> tuple[int, int]:
@@ -143,9 +150,20 @@ def board_cell(index: int) -> tuple[int, int]:
     return [(10 - step, 10), (0, 10 - step), (step, 0), (10, step)][side]
 
 
+def board_side(x: int, y: int) -> str:
+    """Which edge a square is on: corners, the top and bottom rows, the two side columns."""
+    if x in (0, 10) and y in (0, 10):
+        return "corner"
+    return "row" if y in (0, 10) else "col"
+
+
 def board(game: Game) -> list[dict]:
-    """Each space with its place, group colour, owner colour, buildings and mortgage."""
+    """Each space with its place on the grid (column, row, edge), group colour, owner,
+    buildings, mortgage and the tokens standing on it (positions the bank tracks)."""
     state, edition = state_of(game), edition_of(game)
+    standing: dict[int, list] = {}
+    for p in state.in_play():
+        standing.setdefault(p.position, []).append(p)
     cells = []
     for space in edition.spaces:
         x, y = board_cell(space.index)
@@ -153,14 +171,21 @@ def board(game: Game) -> list[dict]:
         owner = state.players[deed.owner] if deed and deed.owner is not None else None
         cells.append(
             {
+                "index": space.index,
+                "col": x + 1,
+                "row": y + 1,
                 "x": x * CELL,
                 "y": y * CELL,
+                "side": board_side(x, y),
                 "name": space.name,
+                "kind": space.kind,
                 "band": edition.groups[space.group].colour if space.kind == "street" else None,
                 "owner": owner.colour if owner else None,
+                "owner_name": owner.name if owner else None,
                 "houses": deed.houses if deed and deed.houses < HOTEL else 0,
                 "hotel": bool(deed and deed.houses == HOTEL),
                 "mortgaged": bool(deed and deed.mortgaged),
+                "tokens": standing.get(space.index, []),
             }
         )
     return cells

@@ -27,4 +27,4 @@ def counted(singular: str, plural: str, num: int) -> str:
 
 
 def refused(error: RuleError) -> str:
-    return error.text(gettext)
+    return error.text(gettext, counted)

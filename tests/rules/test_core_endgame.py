@@ -179,7 +179,7 @@ def test_tl1_a_time_limited_game_needs_its_end_time_and_ends_when_called(us):
         new_game(us, setup_of(mode="timed"))
     assert error.value.rule == "TL1"
     state = new_game(us, setup_of(mode="timed", ends_at="2026-11-22T23:00"))
-    assert state.settings.ends_at == "2026-11-22T23:00"
+    assert state.settings.ends_at == "2026-11-22T23:00:00+00:00"  # stored as UTC
     assert run(state, ("end_game", {})).ended
 
 

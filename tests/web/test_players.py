@@ -141,6 +141,6 @@ def test_the_table_screen_draws_the_board_with_owners(client, app):
         table = db.session.get(Game, game_id).table_token
         assert db.session.query(Player).count() == 2
     page = app.test_client().get(f"/t/{table}").text
-    assert page.count('class="sq"') == 40
-    assert 'stroke="#e03131" stroke-width="7"' in page  # Boardwalk in Ana's colour
+    assert page.count('<div class="sq ') == 40
+    assert '--owner: #e03131;" data-space="39"' in page  # Boardwalk in Ana's colour
     assert "$1,100" in page and "$1,500" in page

@@ -157,7 +157,7 @@ def test_tl1_time_limited_game_shows_the_countdown(client):
     )
     game_id = response.headers["Location"].split("/")[2]
     page = client.get(f"/g/{game_id}/").text
-    assert 'data-ends="2099-01-01T20:00"' in page
+    assert 'data-ends="2099-01-01T20:00:00+00:00"' in page  # no zone given: UTC
 
 
 def test_tl1_a_game_past_its_end_time_ends_and_refuses_actions(client, app):
@@ -196,7 +196,7 @@ def test_m1_b1_dashboard_shows_each_deed_with_buildings_and_mortgage_at_a_glance
     do(client, game_id, "mortgage", player=0, deed=5)
     page = client.get(f"/g/{game_id}/").text
     green = US.groups["green"].colour
-    assert page.count(f'class="deed-chip" style="background: {green}"') == 3
+    assert page.count(f'class="deed-chip" style="--c: {green}; color: #000"') == 3
     assert re.search(r'class="deed-chip"[^>]*title="Pacific Avenue">3</span>', page)
     assert 'class="deed-chip mortgaged"' in page and "Reading Railroad · mortgaged" in page
 

@@ -145,3 +145,12 @@ def test_results_of_a_game_still_going_name_no_winner(client):
     words = read(client, f"/g/{game_id}/results")
     assert "wins the game" not in words
     assert "this is the ranking so far" in words
+
+
+def test_c3_a_refusal_counts_one_jail_free_card_in_the_singular(client):
+    game_id = new_game(client)
+    do(client, game_id, "card", player=1, card="chest-5")
+    page = client.get(f"/g/{game_id}/trade?player=0&partner=1&take_jail_free=2&cash=30").text
+    assert "Bea holds 1 Get Out of Jail Free card" in text(page)
+    spanish = client.get(f"/g/{game_id}/trade?player=0&partner=1&take_jail_free=2&cash=30&lang=es")
+    assert "Bea tiene 1 tarjeta Queda libre de la cárcel" in text(spanish.text)

@@ -1,0 +1,136 @@
+"""The table screen on a TV (1920x1080 and 1280x800, landscape): the board fills the screen
+with the balances, the last actions and the countdown in its middle; every space's name is
+whole and at least 14 px; tokens stand where the bank says each player is, live."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from ..conftest import ALL_EDITIONS, setup_of
+
+TV_SIZES = [{"width": 1920, "height": 1080}, {"width": 1280, "height": 800}]
+
+# Each label as drawn: its font size, whether it fits its own box and its square, its words.
+LABELS = """() => [...document.querySelectorAll('.sq')].map(sq => {
+  const nm = sq.querySelector('.nm'), box = sq.getBoundingClientRect();
+  const r = nm.getBoundingClientRect();
+  return {
+    space: Number(sq.dataset.space), text: nm.textContent,
+    size: parseFloat(getComputedStyle(nm).fontSize),
+    fits: nm.scrollWidth <= nm.clientWidth + 1 && nm.scrollHeight <= nm.clientHeight + 1,
+    inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 &&
+            r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5,
+    shown: r.width > 0 && r.height > 0,
+  };
+})"""
+
+
+class Api:
+    def __init__(self, url: str, edition: str, names: tuple[str, ...]) -> None:
+        self.url, self.key = url, ""
+        setup = setup_of(names=names, mode="timed", ends_at="2099-01-01T20:00:00+00:00")
+        created = self.post("/api/games", {**setup, "edition": edition})
+        self.id, self.key = created["id"], created["banker_key"]
+
+    def post(self, path: str, body: dict) -> dict:
+        request = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "X-Banker-Key": self.key},
+        )
+        with urllib.request.urlopen(request) as response:
+            return json.loads(response.read())
+
+    def act(self, kind: str, **fields) -> dict:
+        return self.post(f"/api/games/{self.id}/actions", {"kind": kind, **fields})
+
+    def table_url(self) -> str:
+        request = urllib.request.Request(
+            f"{self.url}/g/{self.id}/codes", headers={"X-Banker-Key": self.key}
+        )
+        with urllib.request.urlopen(request) as response:
+            page = response.read().decode()
+        start = page.index(f"{self.url}/t/")
+        return page[start : page.index('"', start)]
+
+
+def busy_table(url: str, edition: str) -> Api:
+    """Six players, deeds dealt, houses, a hotel, a mortgage, tokens spread and stacked."""
+    api = Api(url, edition, ("Ana", "Bea", "Cal", "Dmitri Alexandrovich", "Eve", "Fer"))
+    api.act("deal", hands=[[1, 3], [31, 32], [5, 15], [12, 28], [37, 39], [6, 8]])
+    api.act("bank_pay", player=1, amount=3000)
+    api.act("buy", player=1, deed=34)
+    api.act("build", player=1, group="green", levels=[4, 4, 5])
+    api.act("mortgage", player=4, deed=37)
+    for seat, space in [(0, 20), (1, 31), (2, 5), (3, 20), (4, 39)]:
+        api.act("visit", player=seat, space=space)
+    api.act("go_to_jail", player=5)
+    return api
+
+
+@pytest.mark.parametrize("size", TV_SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+@pytest.mark.parametrize("edition", ["us-classic", "uk", "es"])
+def test_tl1_the_table_screen_fills_a_tv_with_whole_names_of_14_px_or_more(
+    browser: Browser, live_server, tmp_path, size, edition
+):
+    api = busy_table(live_server, edition)
+    context = browser.new_context(viewport=size)
+    tv = context.new_page()
+    tv.goto(api.table_url())
+    tv.screenshot(path=str(tmp_path / f"table-{edition}-{size['width']}.png"))
+
+    grid = tv.locator(".board-grid").bounding_box()
+    assert grid["width"] >= size["width"] - 1 and grid["height"] >= size["height"] - 1
+    assert tv.evaluate("document.documentElement.scrollHeight") <= size["height"]
+    assert tv.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+    names = {space.index: space.name for space in ALL_EDITIONS[edition].spaces}
+    labels = tv.evaluate(LABELS)
+    assert len(labels) == 40
+    for label in labels:
+        assert label["text"] == names[label["space"]], label  # the whole name, not cut
+        assert label["shown"] and label["size"] >= 14, label
+        assert label["fits"] and label["inside"], label
+
+    centre = tv.locator(".centre")
+    expect(centre.locator(".table-balances li")).to_have_count(6)
+    expect(centre.locator(".latest li").first).to_contain_text("Fer")
+    expect(centre.locator(".countdown")).to_contain_text("left")
+    for part in (".table-balances", ".latest", ".countdown"):
+        box = centre.locator(part).bounding_box()
+        assert box["y"] + box["height"] <= size["height"], part  # on screen, no scrolling
+    context.close()
+
+
+def test_tokens_stand_on_the_tracked_spaces_and_move_live(browser: Browser, live_server):
+    api = busy_table(live_server, "us-classic")
+    context = browser.new_context(viewport=TV_SIZES[0])
+    tv = context.new_page()
+    tv.goto(api.table_url())
+    parking = tv.locator('.sq[data-space="20"] .token')
+    expect(parking).to_have_count(2)
+    expect(tv.locator('.sq[data-space="20"] .token[title="Ana"]')).to_have_text("A")
+    expect(tv.locator('.sq[data-space="10"] .token.jailed')).to_have_attribute(
+        "title", "Fer · in jail"
+    )
+    font = tv.locator('.sq[data-space="20"] .token').first.evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    assert font >= 14
+    api.act("visit", player=0, space=1)  # Ana moves to her own Mediterranean Avenue
+    expect(tv.locator('.sq[data-space="1"] .token[title="Ana"]')).to_be_visible()
+    expect(parking).to_have_count(1)
+    context.close()
+
+
+def test_the_table_screen_on_a_phone_shows_the_news_above_a_small_board(phone, live_server):
+    api = busy_table(live_server, "us-classic")
+    phone.goto(api.table_url())
+    news = phone.locator(".centre").bounding_box()
+    board = phone.locator('.sq[data-space="0"]').bounding_box()
+    assert news["y"] < board["y"]
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390

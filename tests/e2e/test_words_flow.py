@@ -1,0 +1,154 @@
+"""The table's words on a phone (headless Chromium, 390x844): the banker link at the start,
+plain words in three languages, deed chips that read, a winner, no tiles once it is over,
+a confirmed lost-phone link and its friendly error page, times in the reader's own zone, and
+a player's trade offer with Accept."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import PHONE
+from .test_banker_flow import land, start_game
+from .test_property_flow import Table
+from .test_table_flows import own_phone, player_links
+
+CONTRAST = """e => {
+  const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = c => { const [r, g, b] = rgb(c).map(v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const a = lum(getComputedStyle(e).color), b = lum(getComputedStyle(e).backgroundColor);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_new_game_starts_with_the_banker_link_to_keep(phone: Page, live_server):
+    start_game(phone, live_server)
+    keep = phone.locator(".keep")
+    expect(keep).to_contain_text("Keep this banker link")
+    expect(keep.locator("svg")).to_be_visible()
+    expect(keep.locator(".link a")).to_have_attribute("href", re.compile(r"/g/\w+/\?key="))
+    no_sideways_scroll(phone)
+    phone.reload()
+    expect(phone.locator(".keep")).to_have_count(0)  # once, at the start
+
+
+def test_k1_k4_bankruptcy_lands_on_results_with_the_winner_and_no_tiles_are_left(
+    phone: Page, live_server
+):
+    start_game(phone, live_server)
+    phone.get_by_role("link", name="Cannot pay").click()
+    phone.locator(".choice", has_text="Bea").first.click()
+    phone.get_by_label("Amount owed").fill("5000")
+    phone.locator("fieldset", has_text="Owed to").locator(".choice", has_text="Ana").click()
+    phone.get_by_role("button", name="What can they raise?").click()
+    expect(phone.locator(".figures")).to_contain_text("Could raise in all")
+    expect(phone.locator(".figures")).not_to_contain_text("K1")
+    phone.locator(".option form.act button").click()
+    expect(phone).to_have_url(re.compile(r"/results$"))
+    expect(phone.locator(".winner")).to_have_text(re.compile(r"Ana\s+wins the game"))
+    phone.get_by_role("link", name="← Game").click()
+    expect(phone.locator(".winner")).to_contain_text("Ana")
+    for tile in ("Landed on…", "Passed GO", "Mortgages", "Cannot pay", "Trade"):
+        expect(phone.get_by_role("link", name=tile, exact=True)).to_have_count(0)
+    expect(phone.get_by_role("link", name="The game has ended: results")).to_be_visible()
+
+
+def test_sg4_dashboard_chips_and_words_in_spanish_and_japanese(phone: Page, live_server):
+    start_game(phone, live_server)
+    for space in ("Oriental Avenue", "Reading Railroad"):
+        land(phone, "Ana", space)
+        phone.locator("form.act button").first.click()
+    chips = phone.locator(".deed-chip")
+    expect(chips).to_have_count(2)
+    for chip in chips.all():
+        box = chip.bounding_box()
+        assert box["width"] >= 24 and box["height"] >= 24
+    expect(chips.first.locator("svg")).to_be_visible()  # Reading Railroad's picture
+    assert chips.nth(1).evaluate(CONTRAST) >= 4.5  # Oriental Avenue: dark ink on light blue
+    ana = phone.locator(".balance").first
+    expect(ana).to_contain_text("2 deeds · Net worth $1,700")  # 1,400 cash + 100 + 200
+    phone.goto(phone.url.split("?")[0] + "?lang=es")
+    expect(ana).to_contain_text("2 títulos · Patrimonio")
+    expect(phone.locator(".balance").nth(1)).to_contain_text("0 títulos")
+    phone.goto(phone.url.split("?")[0] + "?lang=ja")
+    expect(ana).to_contain_text("権利書 2 枚 · 純資産")
+    expect(phone.locator("body")).not_to_contain_text("(T1)")
+    phone.goto(phone.url.split("?")[0] + "?lang=en")
+
+
+def test_lost_phone_asks_first_and_the_old_link_then_says_what_to_do(
+    browser: Browser, phone: Page, live_server
+):
+    start_game(phone, live_server)
+    links = player_links(phone, live_server)
+    phone.locator("#seat1").get_by_role("link", name="Lost phone: new link…").click()
+    expect(phone.locator("h1")).to_contain_text("A new link for Bea?")
+    phone.get_by_role("link", name="Cancel: keep the current link").click()
+    bea = own_phone(browser, links["Bea"])
+    expect(bea.locator("#balance")).to_have_text("$1,500")  # nothing changed
+    phone.locator("#seat1").get_by_role("link", name="Lost phone: new link…").click()
+    phone.get_by_role("button", name="Yes: a new link for Bea").click()
+    expect(phone.get_by_role("status")).to_contain_text("New link for Bea")
+    bea.reload()
+    expect(bea.locator("h1")).to_have_text("This player link no longer works")
+    expect(bea.locator(".todo")).to_contain_text("Ask the banker for your new code")
+    no_sideways_scroll(bea)
+    bea.goto(links["Bea"] + "?lang=es")
+    expect(bea.locator(".todo")).to_contain_text("Pida al banquero su nuevo código")
+
+
+def test_tl1_a_new_york_banker_sees_the_right_countdown_and_local_times(
+    browser: Browser, live_server
+):
+    new_york = ZoneInfo("America/New_York")
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, timezone_id="America/New_York", locale="en-US"
+    )
+    page = context.new_page()
+    ends = (datetime.now(UTC) + timedelta(minutes=10)).astimezone(new_york)
+    page.goto(live_server + "/new")
+    page.get_by_label("Name of player 1").fill("Ana")
+    page.get_by_label("Name of player 2").fill("Bea")
+    page.locator(".choice", has_text="Time-limited").click()
+    page.locator('input[name="ends_at"]').fill(ends.strftime("%Y-%m-%dT%H:%M"))
+    page.get_by_role("button", name="Start the game").click()
+    page.locator(".option form.act button").first.click()  # deal at random
+    countdown = page.locator(".countdown-box .countdown")
+    expect(countdown).to_have_text(re.compile(r"^(0\d:[0-5]\d|10:00) left$"))
+    expect(page.locator(".countdown-box time")).to_have_text(ends.strftime("%I:%M %p"))
+    page.goto(page.url + "history")
+    stamp = page.locator(".history time").first
+    written = datetime.fromisoformat(stamp.get_attribute("datetime")).astimezone(new_york)
+    expect(stamp).to_have_text(written.strftime("%I:%M %p"))
+    page.goto(page.url.replace("history", "") + "?lang=ja")
+    expect(countdown).to_have_text(re.compile(r"^残り "))
+    context.close()
+
+
+def test_x1_a_trade_offer_on_the_phone_is_accepted_with_accept(
+    browser: Browser, phone, live_server
+):
+    table = Table(phone, live_server)
+    table.act("buy", player=0, deed=39)
+    table.act("trade_offer", player=0, partner=1, give={"deeds": [39]}, take={"cash": 500})
+    links = player_links(phone, live_server)
+    bea = own_phone(browser, links["Bea"])
+    offer = bea.locator(".offer")
+    expect(offer.locator(".deal")).to_contain_text("Boardwalk from Ana to Bea")
+    offer.get_by_role("button", name="Accept").click()
+    expect(bea.get_by_role("status")).to_contain_text("Ana trades with Bea")
+    expect(bea.locator("#balance")).to_have_text("$1,000")
+    bea.locator("summary", has_text="Pay someone").click()
+    bea.get_by_label("Amount").fill("25")
+    bea.get_by_role("button", name="Preview").click()
+    expect(bea.locator("header.phone-bar")).to_have_text(re.compile(r"←\s*Bea\s*\$1,000"))
+    no_sideways_scroll(bea)

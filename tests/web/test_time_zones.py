@@ -1,0 +1,86 @@
+"""TL1 with real clocks: the end is stored in UTC from the banker's own time zone, and the
+pages give every time in UTC for each reader's browser to show in its own zone."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from .test_property_pages import text
+
+NEW_YORK = ZoneInfo("America/New_York")
+
+
+def local_in(zone: ZoneInfo, offset: timedelta) -> str:
+    """A wall-clock time in `zone`, as a datetime-local input sends it."""
+    return (datetime.now(UTC) + offset).astimezone(zone).strftime("%Y-%m-%dT%H:%M")
+
+
+def new_timed_game(client, ends_at: str, time_zone: str | None) -> str:
+    form = {"edition": "us-classic", "mode": "timed", "ends_at": ends_at}
+    form.update(name0="Ana", name1="Bea")
+    if time_zone:
+        form["time_zone"] = time_zone
+    response = client.post("/new", data=form)
+    assert response.status_code == 302, response.text
+    return response.headers["Location"].split("/")[2]
+
+
+def test_tl1_the_end_is_stored_in_utc_from_the_bankers_time_zone(client):
+    created = client.post(
+        "/api/games",
+        json={
+            "edition": "us-classic",
+            "mode": "timed",
+            "ends_at": "2026-11-23T12:00",
+            "time_zone": "America/New_York",
+            "players": [{"name": "Ana", "colour": "#e03131"}, {"name": "Bea", "colour": "#1971c2"}],
+        },
+    )
+    assert created.status_code == 201, created.text
+    body = created.get_json()
+    state = client.get(f"/api/games/{body['id']}", headers={"X-Banker-Key": body["banker_key"]})
+    assert state.get_json()["settings"]["ends_at"] == "2026-11-23T17:00:00+00:00"
+
+
+def test_tl1_a_game_ending_in_two_hours_in_new_york_is_not_over(client):
+    game_id = new_timed_game(client, local_in(NEW_YORK, timedelta(hours=2)), "America/New_York")
+    client.get(f"/g/{game_id}/deal")
+    page = client.get(f"/g/{game_id}/").text
+    assert "The game has ended" not in text(page)
+    ends = re.search(r'class="countdown" data-ends="([^"]+)"', page).group(1)
+    left = datetime.fromisoformat(ends) - datetime.now(UTC)
+    assert timedelta(hours=1, minutes=55) < left <= timedelta(hours=2)
+
+
+def test_tl1_a_game_whose_new_york_end_has_passed_is_ended_by_the_clock(client):
+    game_id = new_timed_game(client, local_in(NEW_YORK, -timedelta(minutes=1)), "America/New_York")
+    page = text(client.get(f"/g/{game_id}/").text)
+    assert "The game has ended: results" in page
+
+
+def test_tl1_the_end_time_is_written_in_the_bankers_zone_before_the_browser_localises_it(
+    client,
+):
+    game_id = new_timed_game(client, "2099-01-01T20:00", "Asia/Tokyo")
+    page = client.get(f"/g/{game_id}/").text
+    assert '<time datetime="2099-01-01T11:00:00+00:00" data-local="time">20:00</time>' in page
+    assert 'data-left="%(time)s left"' in page
+
+
+def test_tl1_an_unknown_time_zone_is_refused(client):
+    form = {"edition": "us-classic", "mode": "timed", "ends_at": "2099-01-01T20:00"}
+    form.update(name0="Ana", name1="Bea", time_zone="Mars/Olympus")
+    response = client.post("/new", data=form)
+    assert response.status_code == 400
+    assert "Unknown time zone Mars/Olympus" in text(response.text)
+
+
+def test_history_lines_carry_their_time_in_utc(client):
+    game_id = new_timed_game(client, "2099-01-01T20:00", None)
+    client.post(f"/g/{game_id}/do", data={"kind": "bank_pay", "player": "0", "amount": "10"})
+    page = client.get(f"/g/{game_id}/history").text
+    stamp = re.search(r'<time datetime="([^"]+)" data-local="time">(\d\d:\d\d) UTC</time>', page)
+    assert stamp is not None
+    assert abs(datetime.fromisoformat(stamp.group(1)) - datetime.now(UTC)) < timedelta(hours=1)
