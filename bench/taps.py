@@ -50,7 +50,8 @@ class Counter:
         locator = locator.first
         locator.wait_for(state="attached")
         below = locator.evaluate(
-            "e => { const r = e.getBoundingClientRect(); return r.top < 0 || r.bottom > innerHeight; }"
+            "e => { const r = e.getBoundingClientRect(); "
+            "return r.top < 0 || r.bottom > innerHeight; }"
         )
         self.scrolls += bool(below)
         self.taps += 1
