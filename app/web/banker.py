@@ -163,10 +163,15 @@ def dashboard(game_id: str):
     game = load(game_id)
     if bank.time_is_up(game):
         bank.perform(game.id, "end_game", {}, actor="clock", key="clock:end")  # TL1
-    turn = turns.turn_panel(game)
     if request.args.get("fragment"):
-        return page("_dashboard_live.html", game, turn=turn)
-    return page("game.html", game, undo=undo_offer(game), codes=True, turn=turn)
+        return dashboard_fragment(game)
+    return page("game.html", game, undo=undo_offer(game), codes=True, turn=turns.turn_panel(game))
+
+
+def dashboard_fragment(game: Game) -> str:
+    """The dashboard's live part: whose turn with the pad, the balances (the page's fetch and
+    the pushed news draw the same)."""
+    return page("_dashboard_live.html", game, turn=turns.turn_panel(game))
 
 
 @bp.get("/g/<game_id>/turn")

@@ -21,7 +21,9 @@ from typing import Any
 from app import EDITIONS
 from app.rules import HOTEL, KINDS, GameState, RuleError, apply, load_editions, new_game, replay
 from app.rules.edition import Edition
+from app.rules.landing import calls_for
 from app.rules.state import MODES
+from app.rules.turn import whose_turn
 from app.rules.wealth import raisable
 
 ALL_EDITIONS = load_editions(EDITIONS)
@@ -694,6 +696,35 @@ def undo(play: Play, c: Chooser) -> Tap:
     return "undo", {}
 
 
+def roll(play: Play, c: Chooser) -> Tap:
+    """R1, R2: mostly the player whose turn it is, often with the landing's own action."""
+    current = whose_turn(play.state)
+    player = current.seat if current is not None and not c.odds(1, 10) else seat(play, c)
+    dice = c.number(2, 12)
+    payload = {"player": player, "dice": dice}
+    if dice % 2 == 0 and c.odds(1, 4):
+        payload["doubles"] = True
+    if c.odds(3, 4) and 0 <= player < len(play.state.players):
+        target = (play.state.players[player].position + dice) % 40
+        calls = calls_for(play.state, play.edition, player, play.edition.spaces[target], dice)
+        call = c.pick(calls)
+        fields = {k: v for k, v in call.fields.items() if v is not False}
+        payload["land"] = {"kind": call.kind, **fields}
+    return "roll", payload
+
+
+def turn_to(play: Play, c: Chooser) -> Tap:
+    return "turn_to", {"player": seat(play, c)}
+
+
+def place(play: Play, c: Chooser) -> Tap:
+    return "place", {"player": seat(play, c), "space": c.number(0, 39)}
+
+
+def phone_turns(play: Play, c: Chooser) -> Tap:
+    return "phone_turns", {"allow": c.odds(1, 2)}
+
+
 MOVES: dict[str, Callable[[Play, Chooser], Tap]] = {
     f.__name__: f
     for f in (
@@ -726,6 +757,10 @@ MOVES: dict[str, Callable[[Play, Chooser], Tap]] = {
         deal,
         parking_pot,
         undo,
+        roll,
+        turn_to,
+        place,
+        phone_turns,
     )
 }
 missing = set(KINDS) - set(MOVES)
