@@ -292,7 +292,16 @@ def land(game_id: str, seat: int, index: int):
         options=context.options(),
         dice_needed=context.dice_needed(),
         by_card=context.by_card,
+        place=place_offer(game, who, space),
     )
+
+
+def place_offer(game: Game, who, space: Space) -> Option | None:
+    """R1: the board is the truth; a token put right without anything else happening."""
+    if who.in_jail or who.position == space.index:
+        return None
+    label = _("Only put the token here (nothing is paid)")
+    return offer(game, "place", {"player": who.seat, "space": space.index}, label, "secondary")
 
 
 class Landing:
