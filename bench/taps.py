@@ -289,8 +289,8 @@ class Play:
         page = self.page
         if richest["cash"] >= price:
             if self.flow == "after":
-                chip = kind_button(page, "bid", f'"player": {richest["seat"]}, "amount": 100')
-                self.count.tap(chip)
+                name = f"{richest['name']} bids $100"
+                self.count.tap(page.get_by_role("button", name=name, exact=True))
             else:
                 self.count.tap(page.locator(f"input[name=player][value='{richest['seat']}']"))
                 self.count.fill(page.locator("input[name=amount]"), "100")
