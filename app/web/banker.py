@@ -461,4 +461,10 @@ from . import turns  # noqa: E402  (the turn's pages use the options above)
 @bp.app_context_processor
 def turn_helpers() -> dict:
     """The waiting payment and the way out, on every page of the banker's (see _flash.html)."""
-    return {"debt_of": turns.debt_panel, "owe_link": turns.owe_link}
+    return {"debt_of": turns.debt_panel}
+
+
+@bp.app_template_global("owe_link")
+def owe_link(game: Game, option: Option) -> str:
+    """A refused payment's way out, wherever an action button is drawn (see _macros.html)."""
+    return turns.owe_link(game, option)

@@ -101,6 +101,7 @@ def test_p1_the_auction_page_shows_a_phones_bid_at_once(browser, phone: Page, li
     pad(phone, 5)
     phone.get_by_role("button", name=re.compile("Ana declines Reading Railroad")).click()
     expect(phone.locator(".auction")).to_contain_text("No bid yet")
+    no_sideways_scroll(phone)
     phone.get_by_role("button", name="Ana bids $100").click()
     expect(phone.locator(".auction")).to_contain_text("Highest $100 by Ana")
 

@@ -187,3 +187,9 @@ def test_r1_a_position_is_corrected_from_the_space_list(client, app):
     client.post(f"/g/{game_id}/do", data={"kind": "place", "payload": payloads(page)[-1]})
     after = state(app, game_id)
     assert after.players[0].position == 24 and after.players[0].cash == 1500
+
+
+def test_k1_a_refused_money_move_offers_the_way_out_too(client):
+    game_id = new_game(client)
+    page = client.get(f"/g/{game_id}/money?kind=bank_collect&player=1&amount=2000").text
+    assert "Bea cannot pay $2,000" in page and "/owe?kind=bank_collect" in page
