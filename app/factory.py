@@ -10,8 +10,8 @@ from werkzeug.exceptions import HTTPException
 
 from . import EDITIONS, ROOT, db_setup, i18n
 from .config import configure
+from .edition_files import load_editions
 from .models import db
-from .rules import load_editions
 
 csrf = CSRFProtect()
 compress = Compress()

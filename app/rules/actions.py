@@ -48,6 +48,7 @@ class Outcome:
     movements: list[Movement] = field(default_factory=list)
     next_space: int | None = None  # a card moved the player: that space's own action follows
     lines: list = field(default_factory=list)  # [template, values] pairs, for translation
+    by_card: bool = False  # P5, P6: the move to next_space was a "nearest" card's (its rents)
 
 
 # -- reading a payload ------------------------------------------------------------------
@@ -98,6 +99,7 @@ class Turn:
         self.lines: list[tuple[str, dict]] = []
         self.movements: list[Movement] = []
         self.next_space: int | None = None
+        self.by_card = False  # next_space is a "nearest" card's: its own rents (P5, P6)
         self.moved = False  # a roll already moved the player and paid the salary (R1)
 
     def money(self, amount: int) -> str:
@@ -254,7 +256,7 @@ def apply(state: GameState, edition: Edition, kind: str, payload: dict) -> Outco
         raise
     text = sentence(turn.lines, edition.money)
     lines = [[template, params] for template, params in turn.lines]
-    return Outcome(turn.state, text, turn.movements, turn.next_space, lines)
+    return Outcome(turn.state, text, turn.movements, turn.next_space, lines, turn.by_card)
 
 
 # -- setting up ----------------------------------------------------------------------------
@@ -601,6 +603,7 @@ def _nearest(turn: Turn, player: PlayerState, card: Card) -> None:
     ahead = [(player.position + step) % BOARD_SIZE for step in range(1, BOARD_SIZE + 1)]
     target = next(i for i in ahead if turn.edition.spaces[i].kind == card.kind)
     _move_to(turn, player, target)
+    turn.by_card = turn.next_space is not None
 
 
 def _jail(turn: Turn, player: PlayerState, card: Card) -> None:

@@ -140,7 +140,7 @@ def land(turn: Turn, player: PlayerState, step: object) -> None:
     KINDS[kind].handler(inner)
     turn.lines.extend(inner.lines)
     turn.movements.extend(inner.movements)
-    turn.next_space = inner.next_space
+    turn.next_space, turn.by_card = inner.next_space, inner.by_card
 
 
 @action(

@@ -446,8 +446,7 @@ def after(done, kind: str):
         return redirect(url_for("endgame.auction", game_id=game_id))
     if outcome is not None and outcome.next_space is not None:
         seat = int(done.action.payload["player"])
-        card = bank.edition_of(done.game).cards.get(turns.card_of(done.action.payload))
-        by_card = "1" if card is not None and card.effect == "nearest" else None
+        by_card = "1" if outcome.by_card else None
         target = url_for(
             "banker.land", game_id=game_id, seat=seat, index=outcome.next_space, by_card=by_card
         )

@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from .. import bank
 from ..models import Game
-from ..rules import RuleError
+from ..rules import Outcome, RuleError
 from ..rules.edition import BOARD_SIZE, Edition
 from ..rules.landing import Call, calls_for
 from ..rules.state import GameState, PlayerState
@@ -111,7 +111,7 @@ def card_choice(game: Game, edition: Edition, base: dict, call: Call) -> CardCho
     try:
         outcome = bank.preview(game, "roll", payload)
         if outcome.next_space is not None:
-            follow = follow_up(outcome.state, edition, base["player"], outcome.next_space, card)
+            follow = follow_up(outcome, edition, base["player"])
             if follow is not None:
                 payload["then"] = step_of(follow)
                 outcome = bank.preview(game, "roll", payload)
@@ -123,10 +123,10 @@ def card_choice(game: Game, edition: Edition, base: dict, call: Call) -> CardCho
     return CardChoice(option, title, net, call.lately)
 
 
-def follow_up(state: GameState, edition: Edition, seat: int, index: int, card) -> Call | None:
+def follow_up(outcome: Outcome, edition: Edition, seat: int) -> Call | None:
     """The one action the card's space calls for, when it needs no choice and no new dice."""
-    by_card = card.effect == "nearest"
-    calls = calls_for(state, edition, seat, edition.spaces[index], by_card=by_card)
+    space = edition.spaces[outcome.next_space]
+    calls = calls_for(outcome.state, edition, seat, space, by_card=outcome.by_card)
     if len(calls) != 1 or calls[0].needs_dice:
         return None
     return calls[0]
@@ -171,12 +171,6 @@ def settle_debt(game_id: str, done) -> None:
     paid = debt and (done.kind, done.payload) == (debt["kind"], debt["payload"])
     if paid or (debt and done.kind == "bankrupt"):
         forget_debt(game_id)
-
-
-def card_of(payload: dict) -> str | None:
-    """The card an action drew, by itself or inside a roll."""
-    land = payload.get("land")
-    return payload.get("card") or (land.get("card") if isinstance(land, dict) else None)
 
 
 def forget_debt(game_id: str) -> None:

@@ -18,15 +18,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
-from app import EDITIONS
-from app.rules import HOTEL, KINDS, GameState, RuleError, apply, load_editions, new_game, replay
+from app.edition_files import load_editions
+from app.rules import HOTEL, KINDS, GameState, RuleError, apply, new_game, replay
 from app.rules.edition import Edition
 from app.rules.landing import calls_for
 from app.rules.state import MODES
 from app.rules.turn import whose_turn
 from app.rules.wealth import raisable
 
-ALL_EDITIONS = load_editions(EDITIONS)
+ALL_EDITIONS = load_editions()
 NAMES = ("Ana", "Bea", "Cal", "Dan", "Eve", "Fay", "Gus", "Hal")
 PALETTE = ("#e03131", "#1971c2", "#2f9e44", "#f08c00", "#7048e8", "#0c8599", "#d6336c", "#000000")
 SEAT_FIELDS = ("player", "from", "to", "partner", "creditor")
@@ -697,19 +697,21 @@ def undo(play: Play, c: Chooser) -> Tap:
 
 
 def roll(play: Play, c: Chooser) -> Tap:
-    """R1, R2: mostly the player whose turn it is, often with the landing's own action."""
+    """R1, R2, J3: mostly the player whose turn it is, with the landing's own action (as
+    the turn page works it out) now and then; some doubles, some odd "doubles"."""
     current = whose_turn(play.state)
-    player = current.seat if current is not None and not c.odds(1, 10) else seat(play, c)
+    player = current.seat if current is not None and c.odds(5, 6) else seat(play, c)
     dice = c.number(2, 12)
     payload = {"player": player, "dice": dice}
-    if dice % 2 == 0 and c.odds(1, 4):
+    if c.odds(1, 4):
         payload["doubles"] = True
-    if c.odds(3, 4) and 0 <= player < len(play.state.players):
-        target = (play.state.players[player].position + dice) % 40
-        calls = calls_for(play.state, play.edition, player, play.edition.spaces[target], dice)
-        call = c.pick(calls)
-        fields = {k: v for k, v in call.fields.items() if v is not False}
-        payload["land"] = {"kind": call.kind, **fields}
+    mover = play.state.players[player]
+    if not mover.in_jail and c.odds(2, 3):
+        space = play.edition.spaces[(mover.position + dice) % 40]
+        calls = calls_for(play.state, play.edition, player, space, dice)
+        if calls:
+            call = c.pick(calls)
+            payload["land"] = {"kind": call.kind, **call.fields}
     return "roll", payload
 
 

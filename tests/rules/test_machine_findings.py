@@ -7,7 +7,7 @@ import pytest
 
 from app.rules import RuleError, apply, new_game, raisable
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 MEDITERRANEAN, BALTIC, BOARDWALK = 1, 3, 39

@@ -9,7 +9,7 @@ from app.rules.edition import JAIL
 from app.rules.landing import calls_for, likely_cards
 from app.rules.turn import whose_turn
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 BOARDWALK, PARK_PLACE, ELECTRIC, READING = 39, 37, 12, 5

@@ -17,7 +17,7 @@ import pytest
 
 from app import ROOT
 
-from ..conftest import setup_of
+from ..support import setup_of
 from .conftest import Server
 
 PAGES = 300

@@ -11,7 +11,7 @@ from app.models import Game, db
 from app.rules import KINDS, UNDO
 from app.rules.fields import SEAT
 
-from ..conftest import setup_of
+from ..support import setup_of
 
 CATALOGS = ROOT / "app" / "translations"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from ..conftest import ALL_EDITIONS
+from ..support import ALL_EDITIONS
 from .test_pages import do, new_game, state
 
 US = ALL_EDITIONS["us-classic"]
