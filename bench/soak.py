@@ -64,7 +64,9 @@ def play_one(seed: str, game: int, steps: int, replay_every: int, verbose: bool,
         if drawn is None:
             continue
         try:
-            if api is None:
+            if api is not None and setup["mode"] == "timed" and rng.random() < 0.002:
+                play.clock_runs_out()  # TL1
+            if play.state.ended or api is None:
                 done = play.tap(*drawn)
             else:
                 kind, payload = drawn
@@ -72,6 +74,8 @@ def play_one(seed: str, game: int, steps: int, replay_every: int, verbose: bool,
                 phone = own is not None and isinstance(payload.get(own), int)
                 done = play.tap(kind, payload, phone and rng.random() < play.phone_odds)
             play.check(step)
+            if done and drawn[0] == "undo":
+                replaying_the_log_gives_the_state(play)  # the state before, exactly
             if play.state.ended and rng.random() < 0.8:
                 refuses_everything_once_ended(play, chooser)
                 replaying_the_log_gives_the_state(play)

@@ -88,7 +88,7 @@ for _name in MOVES:  # one rule per action kind, undo included
 
 
 WholeGame.TestCase.settings = settings(
-    max_examples=60,
+    max_examples=40,
     stateful_step_count=50,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
