@@ -54,9 +54,12 @@ def create_app(overrides: dict | None = None) -> Flask:
 
 
 def api_errors_as_json(error: HTTPException):
-    """Under /api even a URL or method no route knows is answered in JSON, with words."""
+    """Under /api even a URL or method no route knows is answered in JSON, with words;
+    elsewhere a page in the reader's language says what to do (web/errors.py)."""
     if not request.path.startswith("/api/"):
-        return error
+        from .web.errors import error_page
+
+        return error_page(error)
     answer = jsonify({"error": error.description, "rule": "http"})
     answer.status_code = error.code or 500
     for name, value in error.get_response().headers.items():

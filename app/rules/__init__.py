@@ -2,6 +2,7 @@
 
 from . import endgame as _endgame  # noqa: F401  (registers its actions)
 from . import property as _property  # noqa: F401  (registers its actions)
+from . import turn as _turn  # noqa: F401  (registers its actions)
 from .actions import KINDS, Kind, Movement, Outcome, apply, new_game
 from .edition import Edition, EditionError, load_editions
 from .errors import RuleError

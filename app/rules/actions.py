@@ -15,6 +15,7 @@ from datetime import datetime
 from .edition import BOARD_SIZE, JAIL, Card, Edition, Space
 from .errors import RuleError
 from .fields import AMOUNT, DICE, FLAG, MAX_AMOUNT, MAX_NOTE, NAME, NOTE, SEAT, SPACE
+from .landing import remember_draw
 from .rent import rent_due
 from .state import HOTEL, MODES, DeedState, GameState, PlayerState, Settings
 from .wealth import raisable, total_worth
@@ -97,6 +98,7 @@ class Turn:
         self.lines: list[tuple[str, dict]] = []
         self.movements: list[Movement] = []
         self.next_space: int | None = None
+        self.moved = False  # a roll already moved the player and paid the salary (R1)
 
     def money(self, amount: int) -> str:
         return self.edition.money(amount)
@@ -140,14 +142,15 @@ class Turn:
             return
         if payer is not None:
             if payer.cash < amount:
-                raise self.shortfall(payer, amount)
+                raise self.shortfall(payer, amount, payee)
             payer.cash -= amount
         if payee is not None:
             payee.cash += amount
         seat = lambda p: None if p is None else p.seat  # noqa: E731
         self.movements.append(Movement(seat(payer), seat(payee), amount))
 
-    def shortfall(self, payer: PlayerState, amount: int) -> RuleError:
+    def shortfall(self, payer: PlayerState, amount: int, payee=None) -> RuleError:
+        """K1, with the figures the way out needs: who, how much, to whom (None: the bank)."""
         short = amount - payer.cash
         could = raisable(self.state, self.edition, payer.seat)
         return RuleError(
@@ -160,6 +163,7 @@ class Turn:
             shortfall=short,
             cash=payer.cash,
             raisable=could,
+            creditor=None if payee is None else payee.seat,
         )
 
     def pay_bank_fee(self, payer: PlayerState, amount: int) -> None:
@@ -184,7 +188,9 @@ class Turn:
                 "(doubles, a Get Out of Jail Free card or the fine)",
                 player=player.name,
             )
-        if space.index == 0:
+        if self.moved:
+            pass  # the roll paid the salary on its way (G1)
+        elif space.index == 0:
             self.salary(player, landed_on_go=True)
         elif flag(self.payload, "passed_go"):
             self.salary(player)
@@ -279,6 +285,14 @@ def valid_time(value: object) -> bool:
         return False
 
 
+def income_tax_option(edition: Edition, setup: dict) -> bool:
+    """T1: the 10% choice is on where the edition prints it, unless the setup says no: the
+    same default for the new-game page (ticked) and the API (field left out)."""
+    if "income_tax_percent" in setup:
+        return flag(setup, "income_tax_percent")
+    return any(space.percent for space in edition.spaces)
+
+
 def new_game(edition: Edition, setup: dict) -> GameState:
     """S1-S4: the players with their starting cash, every deed with the bank, the full supply."""
     if not isinstance(setup, dict):
@@ -304,7 +318,7 @@ def new_game(edition: Edition, setup: dict) -> GameState:
         free_parking_jackpot=flag(setup, "free_parking_jackpot"),
         double_go=flag(setup, "double_go"),
         no_auctions=flag(setup, "no_auctions"),
-        income_tax_percent=flag(setup, "income_tax_percent"),
+        income_tax_percent=income_tax_option(edition, setup),
     )
     return GameState(
         edition=edition.id,
@@ -414,12 +428,15 @@ def tax(turn: Turn) -> None:
     required=("player",),
 )
 def go_to_jail(turn: Turn) -> None:
-    """J1, G2: straight to jail, no salary."""
-    send_to_jail(turn, turn.player())
+    """J1, G2: straight to jail, no salary; a player already there stays."""
+    player = turn.player()
+    if player.in_jail:
+        raise RuleError("J1", "{player} is already in jail", player=player.name)
+    send_to_jail(turn, player)
 
 
 def send_to_jail(turn: Turn, player: PlayerState) -> None:
-    player.position, player.in_jail = JAIL, True
+    player.position, player.in_jail, player.jail_tries = JAIL, True, 0
     turn.say("{player} goes to jail", player=player.name)
 
 
@@ -504,6 +521,7 @@ def card(turn: Turn) -> None:
     elif player.in_jail:
         raise RuleError("J3", "{player} is in jail", player=player.name)
     turn.say("{player} draws “{card}”", player=player.name, card=drawn.text)
+    remember_draw(turn.state, turn.edition, drawn)
     CARD_EFFECTS[drawn.effect](turn, player, drawn)
 
 
@@ -528,7 +546,7 @@ def _pay_each(turn: Turn, player: PlayerState, card: Card) -> None:
     for other in others:
         turn.pay(player, other, card.amount)
     turn.say(
-        "pays {amount:money} to each of {count} players", amount=card.amount, count=len(others)
+        "pays {amount:money} to each of {count:players}", amount=card.amount, count=len(others)
     )
 
 
@@ -537,7 +555,7 @@ def _collect_each(turn: Turn, player: PlayerState, card: Card) -> None:
     for other in others:
         turn.pay(other, player, card.amount)
     turn.say(
-        "collects {amount:money} from each of {count} players",
+        "collects {amount:money} from each of {count:players}",
         amount=card.amount,
         count=len(others),
     )
@@ -550,7 +568,7 @@ def _repairs(turn: Turn, player: PlayerState, card: Card) -> None:
     amount = houses * card.house + hotels * card.hotel
     turn.pay_bank_fee(player, amount)
     turn.say(
-        "pays {amount:money} for {houses} houses and {hotels} hotels",
+        "pays {amount:money} for {houses:houses} and {hotels:hotels}",
         amount=amount,
         houses=houses,
         hotels=hotels,
@@ -620,7 +638,7 @@ def _jailed(turn: Turn) -> PlayerState:
     player = turn.player()
     if not player.in_jail:
         raise RuleError("J3", "{player} is not in jail", player=player.name)
-    player.in_jail = False
+    player.in_jail, player.jail_tries = False, 0
     return player
 
 

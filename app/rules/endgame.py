@@ -283,7 +283,7 @@ def to_bank(turn: Turn, debtor: PlayerState) -> None:
         turn.state.deeds[index].owner, turn.state.deeds[index].mortgaged = None, False
     if not turn.state.settings.no_auctions:
         turn.state.to_auction.extend(held)
-    turn.say("the bank takes everything and {count} deeds go back to it", count=len(held))
+    turn.say("the bank takes everything, {count:deeds} included", count=len(held))
     if turn.state.to_auction and not turn.state.auction:
         turn.payload = {"deed": turn.state.to_auction[0]}
         auction_open(turn)

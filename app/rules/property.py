@@ -144,7 +144,7 @@ def build(turn: Turn) -> None:
     for index, houses in zip(group.deeds, new, strict=True):
         say_level(turn, houses, turn.edition.spaces[index].name)
     turn.say(
-        "the bank has {houses} houses and {hotels} hotels left",
+        "the bank has {houses:houses} and {hotels:hotels} left",
         houses=turn.state.houses,
         hotels=turn.state.hotels,
     )
@@ -284,16 +284,20 @@ def say_back_to_bank(turn: Turn, houses: int, hotels: int) -> None:
     """Which buildings the banker takes off the board, and what the bank then holds."""
     if houses and hotels:
         turn.say(
-            "{houses} houses and {hotels} hotels go back to the bank", houses=houses, hotels=hotels
+            "{houses:houses} and {hotels:hotels} go back to the bank", houses=houses, hotels=hotels
         )
+    elif houses == 1:
+        turn.say("a house goes back to the bank")
+    elif hotels == 1:
+        turn.say("a hotel goes back to the bank")
     elif houses:
-        turn.say("{houses} houses go back to the bank", houses=houses)
+        turn.say("{houses:houses} go back to the bank", houses=houses)
     elif hotels:
-        turn.say("{hotels} hotels go back to the bank", hotels=hotels)
+        turn.say("{hotels:hotels} go back to the bank", hotels=hotels)
     else:
         return
     turn.say(
-        "the bank has {houses} houses and {hotels} hotels left",
+        "the bank has {houses:houses} and {hotels:hotels} left",
         houses=turn.state.houses,
         hotels=turn.state.hotels,
     )
@@ -449,9 +453,7 @@ def say_side(turn: Turn, giver: PlayerState, taker: PlayerState, side: dict) -> 
     if side["cash"]:
         turn.say("{amount:money} from {giver} to {taker}", amount=side["cash"], **names)
     if side["jail_free"]:
-        turn.say(
-            "{count} Get Out of Jail Free from {giver} to {taker}", count=side["jail_free"], **names
-        )
+        turn.say("{count:cards} from {giver} to {taker}", count=side["jail_free"], **names)
 
 
 @action(

@@ -17,21 +17,51 @@ def N_(text: str) -> str:  # noqa: N802  (the usual name of gettext's no-op mark
     return text
 
 
+def Np_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802
+    """Marks a counted noun's two English forms for translation (ngettext's msgid pair)."""
+    return singular, plural
+
+
+# `{houses:houses}` in a template prints the count with its noun, singular or plural as the
+# reader's language wants it ("1 house", "2 houses"; Japanese has one form).
+COUNTED = {
+    "houses": Np_("%(num)s house", "%(num)s houses"),
+    "hotels": Np_("%(num)s hotel", "%(num)s hotels"),
+    "deeds": Np_("%(num)s deed", "%(num)s deeds"),
+    "players": Np_("%(num)s player", "%(num)s players"),
+    "cards": Np_("%(num)s Get Out of Jail Free card", "%(num)s Get Out of Jail Free cards"),
+}
+Count = Callable[[str, str, int], str]
+
+
+def english_count(singular: str, plural: str, num: int) -> str:
+    return (singular if num == 1 else plural) % {"num": num}
+
+
 class Phrase(str):
     """A value that is itself words to translate ("The amount"), not a name."""
 
 
 class _Formatter(string.Formatter):
-    def __init__(self, money: Money) -> None:
+    def __init__(self, money: Money, count: Count) -> None:
         self.money = money
+        self.count = count
 
     def format_field(self, value: object, spec: str) -> str:
         if spec == "money":
             return self.money(value)
+        if spec in COUNTED and isinstance(value, int):
+            return self.count(*COUNTED[spec], value)
         return super().format_field(value, spec)
 
 
-def render(template: str, params: dict, money: Money, translate=lambda text: text) -> str:
+def render(
+    template: str,
+    params: dict,
+    money: Money,
+    translate=lambda text: text,
+    count: Count = english_count,
+) -> str:
     """The sentence in words: translated template first, then the values put in."""
     text = translate(template)
     if not params:
@@ -39,7 +69,7 @@ def render(template: str, params: dict, money: Money, translate=lambda text: tex
     values = {k: translate(v) if isinstance(v, Phrase) else v for k, v in params.items()}
     for candidate in (text, template):  # a faulty translation falls back to English
         try:
-            return _Formatter(money).vformat(candidate, (), values)
+            return _Formatter(money, count).vformat(candidate, (), values)
         except (KeyError, IndexError, ValueError, TypeError):
             continue
     return template
@@ -49,7 +79,11 @@ def plain_money(amount: int) -> str:
     return f"{amount:,}"
 
 
-def sentence(lines: list, money: Money, translate=lambda text: text) -> str:
+def sentence(
+    lines: list, money: Money, translate=lambda text: text, count: Count = english_count
+) -> str:
     """An action's lines as one sentence: "Ana buys Boardwalk for $400; ..."."""
-    text = "; ".join(render(template, params, money, translate) for template, params in lines)
+    text = "; ".join(
+        render(template, params, money, translate, count) for template, params in lines
+    )
     return text[:1].upper() + text[1:]

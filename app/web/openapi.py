@@ -90,7 +90,11 @@ def setup_schema() -> dict:
             "free_parking_jackpot": FLAG,
             "double_go": FLAG,
             "no_auctions": FLAG,
-            "income_tax_percent": FLAG,
+            "income_tax_percent": {
+                **FLAG,
+                "description": "T1: income tax may be paid as a percentage of total worth; "
+                "left out, the edition's own rule (on where the edition prints it)",
+            },
         },
     }
 

@@ -15,6 +15,19 @@ from ..rules.state import HOTEL
 from .words import said
 
 
+def winners(state, edition: Edition) -> list[int]:
+    """The seats that won an ended game: the last player left (K4), else the richest by
+    SG4 (SG3, TL1, or a game the banker ended), every one of them on a tie."""
+    if not state.ended:
+        return []
+    left = state.in_play()
+    if len(left) <= 1:
+        return [p.seat for p in left]
+    scores = {p.seat: score(state, edition, p.seat) for p in left}
+    best = max(scores.values())
+    return [seat for seat, worth in scores.items() if worth == best]
+
+
 def game_view(game: Game) -> dict:
     state, edition = state_of(game), edition_of(game)
     players = []
@@ -61,6 +74,7 @@ def game_view(game: Game) -> dict:
         "hotels": state.hotels,
         "pot": state.pot,
         "ended": state.ended,
+        "winners": winners(state, edition),
         "auction": state.auction,
         "to_auction": state.to_auction,
     }

@@ -592,7 +592,7 @@ def test_x1_cash_deeds_and_jail_free_cards_change_hands_both_ways(us, fresh):
     assert outcome.text == (
         "Ana trades with Bea; Boardwalk from Ana to Bea; $150 from Ana to Bea; "
         "Reading Railroad from Bea to Ana; Electric Company from Bea to Ana; "
-        "1 Get Out of Jail Free from Bea to Ana"
+        "1 Get Out of Jail Free card from Bea to Ana"
     )
 
 

@@ -96,6 +96,7 @@ def test_a_revoked_token_is_refused_and_the_new_one_works(client, app):
 
 def test_codes_page_shows_a_qr_code_per_player_and_the_table(client, app):
     game_id = new_game(client)
+    client.get(f"/g/{game_id}/")  # the first page, with the banker link to keep
     page = client.get(f"/g/{game_id}/codes").text
     assert page.count("<svg") == 4  # Ana, Bea, the banker on another phone, the table
     for token in tokens(app, game_id):

@@ -107,7 +107,7 @@ def test_b1_a_player_without_a_whole_group_is_told_why(client):
     game_id = new_game(client)
     do(client, game_id, "buy", player=0, deed=GREENS[0])
     words = text(client.get(f"/g/{game_id}/build?player=0").text)
-    assert "Ana holds no whole colour group yet: houses need every street of a group (B1)." in words
+    assert "Ana holds no whole colour group yet: houses need every street of a group." in words
 
 
 def test_b2_an_uneven_step_is_refused_on_the_page_with_the_reason(client):
@@ -284,7 +284,9 @@ def test_x1_a_jail_free_card_is_sold_from_the_trade_page(client, app):
     game_id = new_game(client)
     do(client, game_id, "card", player=1, card="chest-5")
     page = client.get(f"/g/{game_id}/trade?player=0&partner=1&take_jail_free=1&cash=30").text
-    sentence = "Ana trades with Bea; $30 from Ana to Bea; 1 Get Out of Jail Free from Bea to Ana"
+    sentence = (
+        "Ana trades with Bea; $30 from Ana to Bea; 1 Get Out of Jail Free card from Bea to Ana"
+    )
     assert button(page, sentence)
     do(client, game_id, "trade", player=0, partner=1, give={"cash": 30}, take={"jail_free": 1})
     after = state(app, game_id)

@@ -1,0 +1,101 @@
+"""Error pages: styled, sized for a phone, in the reader's language, saying what to do."""
+
+from __future__ import annotations
+
+import pytest
+from flask import abort
+
+from app.models import Game, db
+
+from .test_property_pages import new_game, text
+
+
+def tokens(app, game_id) -> list[str]:
+    with app.app_context():
+        return [p.token for p in db.session.get(Game, game_id).players]
+
+
+def looks_like_ours(page: str) -> None:
+    assert '<meta name="viewport"' in page
+    assert "/static/app.css" in page
+    assert "Werkzeug" not in page and "check your spelling" not in page
+
+
+def test_a_replaced_player_link_says_to_ask_the_banker_for_the_new_code(client, app):
+    game_id = new_game(client)
+    old = tokens(app, game_id)[1]
+    client.post(f"/g/{game_id}/codes/1/new")
+    response = client.get(f"/p/{old}")
+    assert response.status_code == 404
+    looks_like_ours(response.text)
+    assert "ask the banker for your new code" in text(response.text).lower()
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("es", "pida al banquero su nuevo código"),
+        ("ja", "銀行係に新しいコードをもらって"),
+    ],
+)
+def test_the_error_page_speaks_the_readers_language(client, app, lang, words):
+    game_id = new_game(client)
+    old = tokens(app, game_id)[1]
+    client.post(f"/g/{game_id}/codes/1/new")
+    page = client.get(f"/p/{old}", headers={"Accept-Language": lang}).text
+    assert f'<html lang="{lang}">' in page
+    assert words in text(page).lower()
+
+
+def test_a_stranger_on_the_banker_page_is_told_to_open_the_banker_link(client, app):
+    game_id = new_game(client)
+    stranger = app.test_client()
+    response = stranger.get(f"/g/{game_id}/")
+    assert response.status_code == 403
+    looks_like_ours(response.text)
+    assert "Open the banker link on this phone" in text(response.text)
+
+
+def test_an_unknown_game_and_page_are_styled_404s(client):
+    for url in ("/g/nosuchgame/", "/nowhere"):
+        response = client.get(url)
+        assert response.status_code == 404
+        looks_like_ours(response.text)
+    assert "There is no such game here" in text(client.get("/g/nosuchgame/").text)
+
+
+def test_conflict_refusal_and_server_error_pages_say_what_to_do(app):
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    @app.get("/_conflict")
+    def conflict():
+        abort(409)
+
+    @app.get("/_refused")
+    def refused():
+        abort(422)
+
+    @app.get("/_broken")
+    def broken():
+        raise RuntimeError("boom")
+
+    client = app.test_client()
+    expected = {
+        "/_conflict": (409, "Reload the page to see the game as it is now"),
+        "/_refused": (422, "check the figures and try again"),
+        "/_broken": (500, "Reload the page; if it happens again, restart tablebank"),
+    }
+    for url, (code, words) in expected.items():
+        response = client.get(url)
+        assert response.status_code == code
+        looks_like_ours(response.text)
+        assert words in text(response.text)
+        assert "boom" not in response.text
+    spanish = client.get("/_broken?lang=es")
+    assert spanish.status_code == 500 and '<html lang="es">' in spanish.text
+
+
+def test_the_api_still_answers_errors_in_json(client):
+    response = client.get("/api/games/nosuchgame")
+    assert response.status_code == 404
+    assert response.is_json
