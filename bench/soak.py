@@ -40,7 +40,7 @@ from tests.rules.machine import (  # noqa: E402
     refuses_everything_once_ended,
     replaying_the_log_gives_the_state,
 )
-from tests.web.api_machine import PHONE_KINDS, ApiPlay  # noqa: E402
+from tests.web.api_machine import ApiPlay  # noqa: E402
 
 NAMES = list(MOVES)
 WEIGHT_LIST = [WEIGHTS[n] for n in NAMES]
@@ -70,9 +70,8 @@ def play_one(seed: str, game: int, steps: int, replay_every: int, verbose: bool,
                 done = play.tap(*drawn)
             else:
                 kind, payload = drawn
-                own = PHONE_KINDS.get(kind)
-                phone = own is not None and isinstance(payload.get(own), int)
-                done = play.tap(kind, payload, phone and rng.random() < play.phone_odds)
+                phone = play.may_phone(kind, payload) and rng.random() < play.phone_odds
+                done = play.tap(kind, payload, phone)
             play.check(step)
             if done and drawn[0] == "undo":
                 replaying_the_log_gives_the_state(play)  # the state before, exactly

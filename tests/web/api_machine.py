@@ -69,7 +69,7 @@ class ApiPlay(Play):
         self.calls += 1
         try:
             if by_phone:
-                token = self.tokens[payload[PHONE_KINDS[kind]]]
+                token = self.tokens[payload[self.phone_field(kind)]]
                 form = {"kind": kind, "payload": json.dumps(payload)}
                 answer = self.client.post(f"/p/{token}/do", data=form)
                 return answer.status_code, None
@@ -132,13 +132,24 @@ class ApiPlay(Play):
         Play.tap(self, "end_game", {})
         self.check_store("the clock's end_game", True, freeze(self.state))
 
+    def phone_field(self, kind: str) -> str | None:
+        """The field a player's own phone fills with its seat, for what a phone may do: pay,
+        bid, answer a trade, and roll for its own turn when the banker allows it (R1)."""
+        if kind == "roll" and self.state.settings.phone_turns:
+            return "player"
+        return PHONE_KINDS.get(kind)
+
+    def may_phone(self, kind: str, payload: dict) -> bool:
+        field = self.phone_field(kind)
+        return field is not None and isinstance(payload.get(field), int)
+
     def move(self, name, c) -> bool | None:
         drawn = self.draw(name, c)
         if drawn is None:
             return None
         kind, payload = drawn
-        by_phone = kind in PHONE_KINDS and isinstance(payload.get(PHONE_KINDS[kind]), int)
-        return self.tap(kind, payload, by_phone and c.number(1, 100) <= 100 * self.phone_odds)
+        by_phone = self.may_phone(kind, payload) and c.number(1, 100) <= 100 * self.phone_odds
+        return self.tap(kind, payload, by_phone)
 
     def draw(self, name, c):
         from ..rules.machine import MOVES
