@@ -11,6 +11,14 @@ the one command that replays its game. Exits 1 on any violation.
 
     .venv/bin/python bench/soak.py                      # 100,000 steps, seed 1
     .venv/bin/python bench/soak.py --seed 7 --game 12   # one game again, every step shown
+
+With --api sqlite|postgres the same moves go through the JSON API and the players' phones
+(Flask's test client, on a database made for the run and dropped after it), checked by
+tests/web/api_machine.py after every step: never a 500, 201 exactly when the rules core
+accepts, one log row per action done and none per refusal, the stored snapshot equal to the
+game's state and to the log replayed. Its figures count the answers by status.
+
+    .venv/bin/python bench/soak.py --api postgres --steps 2000
 """
 
 from __future__ import annotations
@@ -131,7 +139,7 @@ def main() -> int:
 
 
 def run(args, api) -> int:
-
+    """The run (or the one game asked for), through the rules core or, with `api`, the app."""
     if args.game is not None:
         try:
             play_one(args.seed, args.game, args.game_steps, 1, verbose=True, api=api)
