@@ -127,6 +127,10 @@ class Play:
             seat = payload.get(key)
             if isinstance(seat, int) and before.players[seat].bankrupt:
                 raise Violation(f"K2: {kind} accepted for bankrupt seat {seat} ({key})")
+        if kind == "trade_accept":
+            offered = next(o for o in before.offers if o["id"] == payload["offer"])["trade"]
+            if any(before.players[offered[k]].bankrupt for k in ("player", "partner")):
+                raise Violation("K2: a trade with a bankrupt player was accepted")
         flow = check_movements(before, outcome.state, outcome.movements, kind)
         self.state = outcome.state
         self.log.append((kind, payload))
@@ -171,6 +175,15 @@ def detail(play: Play, kind: str, payload: dict, before: GameState, after: GameS
     """Which case of its kind an accepted action was, to show the soak covered them all."""
     if kind == "card":
         return f"card {play.edition.cards[payload['card']].effect}"
+    if kind == "roll":
+        who = payload["player"]
+        if before.players[who].in_jail:
+            return "roll in jail, " + ("stays" if after.players[who].in_jail else "out")
+        if payload.get("doubles") and before.doubles == 2:
+            return "roll, third doubles: to jail"
+        if "then" in payload:
+            return f"roll, a card moves on to {payload['then']['kind']}"
+        return f"roll, landing {payload['land']['kind']}" if "land" in payload else "roll alone"
     if kind == "bankrupt":
         to = "to a player" if payload.get("creditor") is not None else "to the bank"
         return f"bankrupt {to}" + (f", {after.settings.mode} game ends" if after.ended else "")
