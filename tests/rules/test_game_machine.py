@@ -46,6 +46,9 @@ class Draw(Chooser):
 
 
 class WholeGame(RuleBasedStateMachine):
+    """S1-S3, G1, P1-P7, T1, T2, C1-C3, J1-J3, B1-B6, M1-M5, X1-X3, K1-K4, SG1-SG3, TL1,
+    H1-H3, R1, R2: a table under a random banker, one rule per action kind."""
+
     play: Play
 
     @initialize(data=st.data())
