@@ -160,7 +160,7 @@ def run(args, api) -> int:
     replay_command = f".venv/bin/python bench/soak.py --seed {args.seed}"
     if args.api:
         replay_command += f" --api {args.api}"
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     while steps < args.steps:
         budget = min(args.game_steps, args.steps - steps)
         try:
@@ -186,14 +186,17 @@ def run(args, api) -> int:
             command = f"{replay_command} --game {game}"
             violations.append(f"game {game}: crash\n{traceback.format_exc()}    replay: {command}")
         game += 1
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
 
     via = f"the JSON API on {args.api}" if args.api else "the rules core"
     print(f"through {via}")
     if statuses:
         print("answers", dict(sorted(statuses.items())), "(302: a phone sent back to its page)")
     print(f"seed {args.seed}: {steps:,} steps in {game:,} games ({ended:,} ended by the rules)")
-    print(f"time {elapsed:.1f} s, {steps / elapsed:,.0f} steps/s")
+    print(
+        f"time {elapsed:.1f} s, {steps / elapsed:,.0f} steps/s; "
+        f"CPU {cpu:.1f} s, {steps / cpu:,.0f} steps per CPU second"
+    )
     print("editions", editions, "modes", modes)
     print(f"{'kind':<14} {'accepted':>9} {'refused':>9}")
     for name in NAMES:
@@ -210,6 +213,7 @@ def run(args, api) -> int:
         "games": game,
         "seconds": round(elapsed, 1),
         "steps_per_s": round(steps / elapsed),
+        "cpu_seconds": round(cpu, 1),
         "violations": len(violations),
         "via": args.api or "core",
         "answers": statuses,
