@@ -36,10 +36,6 @@ def register(app: Flask) -> None:
         """Black or white, whichever reads better on this colour (WCAG contrast)."""
         return ink_on(colour)
 
-    @app.template_filter("thousands")
-    def thousands(amount: int) -> str:
-        return f"{amount:,}"
-
 
 def as_utc(value: datetime | str) -> datetime:
     """A stored time as UTC: a time without an offset (SQLite keeps none) is UTC already."""
