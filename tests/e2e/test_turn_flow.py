@@ -58,6 +58,7 @@ def test_r1_p1_p2_two_taps_a_turn_and_the_undo_in_sight(phone: Page, live_server
 def test_c1_c2_a_card_in_two_taps_and_money_in_three(phone: Page, live_server):
     start_game(phone, live_server)
     phone.locator(".pad .doubles").click()
+    expect(phone.locator('.pad button[value="7"]')).to_be_disabled()  # R2: doubles are even
     pad(phone, 2)  # Community Chest, with doubles
     card = phone.locator(".card-btn", has_text="Bank error in your favour")
     expect(card).to_contain_text("+$200")
