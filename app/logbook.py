@@ -132,7 +132,7 @@ OWN_PAGE = (
     .order_by(Party.seq.desc())
     .limit(bindparam("limit"))
 )
-NEWEST = 2**62  # "before" for the newest page
+NEWEST = 2**31 - 1  # "before" for the newest page: the largest INTEGER (PostgreSQL refuses more)
 
 
 def undone_among(game: Game, seqs: list[int]) -> set[int]:

@@ -104,3 +104,14 @@
   hold();
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") { hold(); } });
 })();
+// The dice pad: with the doubles toggle on, only even totals can be tapped (R2).
+(function () {
+  "use strict";
+  document.addEventListener("change", function (e) {
+    var box = e.target;
+    if (!box.matches || !box.matches(".pad input[name=doubles]")) { return; }
+    box.closest(".pad").querySelectorAll("button[name=dice]").forEach(function (b) {
+      b.disabled = box.checked && Number(b.value) % 2 === 1;
+    });
+  });
+})();

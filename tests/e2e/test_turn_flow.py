@@ -58,6 +58,7 @@ def test_r1_p1_p2_two_taps_a_turn_and_the_undo_in_sight(phone: Page, live_server
 def test_c1_c2_a_card_in_two_taps_and_money_in_three(phone: Page, live_server):
     start_game(phone, live_server)
     phone.locator(".pad .doubles").click()
+    expect(phone.locator('.pad button[value="7"]')).to_be_disabled()  # R2: doubles are even
     pad(phone, 2)  # Community Chest, with doubles
     card = phone.locator(".card-btn", has_text="Bank error in your favour")
     expect(card).to_contain_text("+$200")
@@ -142,4 +143,43 @@ def test_r1_the_turn_in_spanish_and_japanese(browser, live_server, language, tur
     no_sideways_scroll(phone)
     phone.locator(".option button").first.click()
     expect(phone.locator(".flash.done form button")).to_be_visible()
+    context.close()
+
+
+@pytest.mark.parametrize(("language", "short"), [("es", "Dinero"), ("ja", "お金")])
+def test_c1_p1_cards_money_and_auction_in_spanish_and_japanese(
+    browser, live_server, language, short
+):
+    """The new flows read in the reader's language, and work by the same taps."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, locale=language
+    )
+    phone = context.new_page()
+    players = [{"name": "Ana", "colour": "#e03131"}, {"name": "Bea", "colour": "#1971c2"}]
+    made = phone.request.post(
+        live_server + "/api/games", data={"edition": "us-classic", "players": players}
+    ).json()
+    dashboard = f"{live_server}/g/{made['id']}/"
+    phone.goto(f"{dashboard}?key={made['banker_key']}")
+    pad(phone, 2)  # Community Chest
+    collect = phone.locator(".card-btn", has=phone.locator(".amount.in")).first
+    gain = int(re.sub(r"\D", "", collect.locator(".amount").inner_text()))
+    collect.click()
+    expect(balance(phone, 0)).to_have_text(f"${1500 + gain:,}")
+    expect(phone.get_by_role("status")).not_to_contain_text("Ana draws")
+
+    phone.locator(".balances a.balance").nth(0).click()
+    expect(phone.locator(".quick-money legend")).to_have_text(short)
+    phone.locator(".quick-money input[name=to][value='1']").check()
+    phone.locator(".quick button[value='50']").click()
+    expect(balance(phone, 1)).to_have_text("$1,550")
+
+    pad(phone, 3)  # Bea to Baltic Avenue: declined, auctioned
+    phone.locator(".option button").nth(1).click()
+    chip = phone.locator("form.act:has(input[name=kind][value=bid]) button").first
+    chip.click()
+    expect(phone.locator(".auction .high")).not_to_be_empty()
+    no_sideways_scroll(phone)
+    phone.locator("form.act:has(input[name=kind][value=auction_close]) button").click()
+    expect(phone).to_have_url(dashboard)
     context.close()
