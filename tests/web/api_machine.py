@@ -17,7 +17,7 @@ rules core on a mirror of the game says what each answer must be. After every ta
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from unittest.mock import patch
 
 from sqlalchemy import func, select
@@ -122,7 +122,7 @@ class ApiPlay(Play):
         TL1) and the clock's own end_game is logged: the one refusal that adds a row."""
         if self.setup["mode"] != "timed" or self.state.ended:
             return
-        later = datetime.fromisoformat(ENDS_AT) + timedelta(minutes=1)
+        later = datetime.fromisoformat(ENDS_AT).astimezone(UTC) + timedelta(minutes=1)
         with patch.object(bank, "datetime", wraps=datetime) as clock:
             clock.now.return_value = later
             clock.fromisoformat.side_effect = datetime.fromisoformat
