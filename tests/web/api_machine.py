@@ -122,8 +122,7 @@ class ApiPlay(Play):
         TL1) and the clock's own end_game is logged: the one refusal that adds a row."""
         if self.setup["mode"] != "timed" or self.state.ended:
             return
-        # The setup names no time zone: the end is read as UTC (TL1), and so is the clock.
-        later = datetime.fromisoformat(ENDS_AT).replace(tzinfo=UTC) + timedelta(minutes=1)
+        later = datetime.fromisoformat(ENDS_AT).astimezone(UTC) + timedelta(minutes=1)
         with patch.object(bank, "datetime", wraps=datetime) as clock:
             clock.now.return_value = later
             clock.fromisoformat.side_effect = datetime.fromisoformat

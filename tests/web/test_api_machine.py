@@ -9,6 +9,8 @@ state before, exactly; K4: an ended game refuses everything). Long runs: bench/s
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -20,7 +22,14 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from ..rules.machine import CHECKS, MOVES, random_setup, refuses_everything_once_ended
+from ..rules.machine import (
+    CHECKS,
+    ENDS_AT,
+    MOVES,
+    RandomChooser,
+    random_setup,
+    refuses_everything_once_ended,
+)
 from ..rules.test_game_machine import Draw
 from .api_machine import ApiPlay
 
@@ -69,3 +78,15 @@ def machine_on(app, client):
 def test_every_action_kind_through_the_api_keeps_store_log_and_rules_in_step(app, client):
     """K4, S2, S3 and the log: random play through the API on this test's database."""
     run_state_machine_as_test(lambda: machine_on(app, client)(), settings=SHORT)
+
+
+def test_tl1_the_end_time_passing_ends_the_game_with_one_row_of_the_clock(app, client):
+    """TL1: after the end time the next action is refused (422) and the clock's end_game is
+    the one row a refusal adds; then the game refuses everything (K4) and the stored
+    snapshot is still the log replayed."""
+    setup = random_setup(RandomChooser(random.Random(14))) | {"mode": "timed", "ends_at": ENDS_AT}
+    play = ApiPlay(app, client, setup)
+    play.tap("pass_go", {"player": 0})
+    play.clock_runs_out()
+    assert play.state.ended and play.rows == 2
+    refuses_everything_once_ended(play, RandomChooser(random.Random(14)), tries=3)
