@@ -37,6 +37,7 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     filters.register(app)
     security.register(app)
+    db_setup.register_faults(app)  # 503 in words when the database does not answer
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
     app.register_blueprint(banker.bp)
     app.register_blueprint(property.bp)
