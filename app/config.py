@@ -34,7 +34,14 @@ DEFAULTS = {
     "DB_CONNECT_TIMEOUT": 3,
     "DB_STATEMENT_TIMEOUT": 4,
     "DB_LOCK_TIMEOUT": 3,
-    "REQUEST_DEADLINE": 4.5,  # the largest action or form is well under 4 kB
+    "REQUEST_DEADLINE": 4.5,
+    # Rate limits (app/web/limits.py): new games per client address, writes per player link.
+    "RATE_LIMIT_CREATE": "10/minute;60/hour",
+    "RATE_LIMIT_PLAYER": "60/minute",
+    # Retention (`flask --app app prune`): finished games and idle games are deleted after
+    # these many days.
+    "KEEP_FINISHED_DAYS": 30,
+    "KEEP_IDLE_DAYS": 90,  # the largest action or form is well under 4 kB
     "JSON_SORT_KEYS": False,
     "COMPRESS_STREAMS": False,  # live streams must flush each event as it comes
     "COMPRESS_MIMETYPES": [
@@ -94,6 +101,8 @@ def configure(app: Flask, overrides: dict | None = None) -> None:
         app.config.update(layer)
     config = app.config
     config["SQLALCHEMY_DATABASE_URI"] = with_driver(config["SQLALCHEMY_DATABASE_URI"])
+    # Tests make many games from one address: limits only where a test turns them on.
+    config.setdefault("RATELIMIT_ENABLED", not config.get("TESTING"))
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = kept_secret(Path(app.instance_path))
     if config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
