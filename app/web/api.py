@@ -16,7 +16,7 @@ from .present import game_view, history_page
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-STATUS = {"input": 400, "not_found": 404, "stale": 409}
+STATUS = {"input": 400, "not_found": 404, "stale": 409, "integrity": 409}
 
 
 @bp.errorhandler(RuleError)
