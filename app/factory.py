@@ -8,7 +8,7 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import EDITIONS, ROOT, db_setup, i18n, integrity
+from . import EDITIONS, ROOT, archive, db_setup, i18n, integrity
 from .config import configure
 from .models import db
 from .rules import load_editions
@@ -51,6 +51,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_error_handler(HTTPException, api_errors_as_json)
     limits.apply(app)
     integrity.register(app)  # flask --app app check / repair
+    archive.register(app)  # flask --app app prune / export / import
 
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     if app.config["UPGRADE_ON_START"]:
