@@ -4,7 +4,7 @@ form posts with any fields to every form route (with a real session and CSRF tok
 the answers by status; any 5xx is printed and makes the script exit 1.
 
     .venv/bin/python bench/fuzz.py --database sqlite --calls 10000 --forms 1000
-    .venv/bin/python bench/fuzz.py --database postgresql --calls 10000 --forms 1000
+    .venv/bin/python bench/fuzz.py --database postgres --calls 10000 --forms 1000
 
 Rate limits are switched off in the server it starts (TABLEBANK_RATELIMIT_ENABLED=false): the
 fuzz measures input handling, not the limiter.
@@ -169,7 +169,7 @@ def fuzz_forms(base: str, posts: int, seed: int) -> tuple[collections.Counter, l
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--database", default="sqlite", choices=["sqlite", "postgresql"])
+    parser.add_argument("--database", default="sqlite", choices=["sqlite", "postgres"])
     parser.add_argument("--server", default="gunicorn", choices=["gunicorn", "tablebank"])
     parser.add_argument("--calls", type=int, default=1000, help="API calls (default 1000)")
     parser.add_argument("--forms", type=int, default=200, help="form posts (default 200)")
