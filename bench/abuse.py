@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import os
 import socket
 import sys
 import threading
@@ -100,6 +101,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--flooders", type=int, default=4)
     args = parser.parse_args()
+    os.environ["TABLEBANK_RATELIMIT_ENABLED"] = "true"  # the limits are what is measured
     with fresh_database(args.database) as url:
         port = free_port()
         with Server(server_command(args.server, port), url, port) as server:
