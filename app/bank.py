@@ -15,7 +15,7 @@ from flask import current_app
 from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from . import logbook
+from . import integrity, logbook
 from .inputs import clean_payload, clean_setup
 from .live import announce, watcher
 from .models import Action, Game, Player, db
@@ -74,6 +74,7 @@ def create_game(setup: dict) -> Game:
     db.session.rollback()  # a write transaction of its own, locked from its start (SQLite)
     db.session.connection(execution_options=LOCK)
     game = Game(edition=edition.id, setup=setup, version=0, state=state.to_dict())
+    integrity.seal(game)
     game.players = [Player(seat=p.seat) for p in state.players]
     db.session.add(game)
     db.session.commit()
@@ -204,6 +205,7 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
     _begin()
     try:
         game = _lock(game_id)
+        integrity.check(game)  # a snapshot changed behind the bank's back: nothing is done
         earlier = _already_done(game, actor, key, kind, payload) if key else None
         if earlier is not None:
             _commit()
@@ -246,6 +248,7 @@ def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outc
     undone = logbook.undo_target(game) if kind == UNDO else None
     logbook.record(game, row, outcome.state, edition_of(game), undone)
     game.state = outcome.state.to_dict()
+    integrity.seal(game)
     db.session.add(row)
     announce(db.session, game.id, game.version)  # sent at commit, never if rolled back
     return row

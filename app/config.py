@@ -28,7 +28,20 @@ DEFAULTS = {
     "SESSION_COOKIE_SAMESITE": "Lax",  # the banker's session never rides a cross-site POST
     "SESSION_COOKIE_SECURE": False,  # Secure anyway whenever a request comes over https
     "PROXY_FIX": 0,  # proxies in front whose X-Forwarded-* headers are believed (docs/SECURITY.md)
-    "MAX_CONTENT_LENGTH": 64 * 1024,  # the largest action or form is well under 4 kB
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    # PostgreSQL: seconds to connect, to run one statement, to wait for a lock; and the most a
+    # request waits on a database that does not answer at all (frozen) before a 503.
+    "DB_CONNECT_TIMEOUT": 3,
+    "DB_STATEMENT_TIMEOUT": 4,
+    "DB_LOCK_TIMEOUT": 3,
+    "REQUEST_DEADLINE": 4.5,
+    # Rate limits (app/web/limits.py): new games per client address, writes per player link.
+    "RATE_LIMIT_CREATE": "10/minute;60/hour",
+    "RATE_LIMIT_PLAYER": "60/minute",
+    # Retention (`flask --app app prune`): finished games and idle games are deleted after
+    # these many days.
+    "KEEP_FINISHED_DAYS": 30,
+    "KEEP_IDLE_DAYS": 90,  # the largest action or form is well under 4 kB
     "JSON_SORT_KEYS": False,
     "COMPRESS_STREAMS": False,  # live streams must flush each event as it comes
     "COMPRESS_MIMETYPES": [
@@ -88,10 +101,23 @@ def configure(app: Flask, overrides: dict | None = None) -> None:
         app.config.update(layer)
     config = app.config
     config["SQLALCHEMY_DATABASE_URI"] = with_driver(config["SQLALCHEMY_DATABASE_URI"])
+    # Tests make many games from one address: limits only where a test turns them on.
+    config.setdefault("RATELIMIT_ENABLED", not config.get("TESTING"))
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = kept_secret(Path(app.instance_path))
     if config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
-        # A pooled connection may outlive a database restart: test it before use.
+        # A pooled connection may outlive a database restart: test it before use. A database
+        # that does not answer costs a request seconds, never minutes (docs/SECURITY.md).
         options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
         options.setdefault("pool_pre_ping", True)
+        options.setdefault("pool_timeout", config["DB_CONNECT_TIMEOUT"])
+        connect_args = dict(options.get("connect_args") or {})
+        connect_args.setdefault("connect_timeout", config["DB_CONNECT_TIMEOUT"])
+        connect_args.setdefault(
+            "options",
+            f"-c statement_timeout={int(config['DB_STATEMENT_TIMEOUT'] * 1000)}"
+            f" -c lock_timeout={int(config['DB_LOCK_TIMEOUT'] * 1000)}"
+            " -c idle_in_transaction_session_timeout=60000",
+        )
+        options["connect_args"] = connect_args
         config["SQLALCHEMY_ENGINE_OPTIONS"] = options

@@ -1,13 +1,17 @@
 """The database as a real one: SQLite with WAL, a busy timeout, foreign keys and immediate
-write locks; and schema upgrades that one process at a time applies."""
+write locks; schema upgrades that one process at a time applies; and a database that is down,
+slow or frozen answered with a 503 in plain words within seconds, recovering by itself."""
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
-from flask import Flask
-from sqlalchemy import event, text
+from flask import Flask, g, jsonify, request
+from flask_babel import gettext
+from sqlalchemy import event, exc, text
 from sqlalchemy.engine import Engine
 
 try:
@@ -34,6 +38,17 @@ def _sqlite_begin(connection) -> None:
         # A write takes the lock before it reads, so two writers never interleave.
         immediate = connection.get_execution_options().get("sqlite_immediate")
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+_upgrading = False  # connections made while the schema upgrades have no statement timeout
+
+
+@event.listens_for(Engine, "connect")
+def _untimed_while_upgrading(dbapi_connection, _record) -> None:
+    if _upgrading and type(dbapi_connection).__module__.startswith("psycopg"):
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute("SET statement_timeout = 0; SET lock_timeout = 0")
+        dbapi_connection.commit()
 
 
 MIGRATION_LOCK = 0x7461_626C  # "tabl": the advisory lock one upgrading process holds
@@ -72,9 +87,106 @@ def upgrade_schema(app: Flask) -> None:
     from .logbook import reindex_old_games
     from .models import db
 
+    global _upgrading
     with app.app_context():
-        with migration_lock(db.engine):
-            upgrade()
-            reindex_old_games(app.extensions["tablebank.editions"])
-        db.session.remove()
-        db.engine.dispose()  # no connection crosses a fork into a worker process
+        db.engine.dispose()
+        _upgrading = True  # an upgrade may wait for another process's and run long
+        try:
+            with migration_lock(db.engine):
+                upgrade()
+                reindex_old_games(app.extensions["tablebank.editions"])
+            db.session.remove()
+        finally:
+            _upgrading = False
+            db.engine.dispose()  # no connection crosses a fork; requests' ones are timed
+
+
+# -- a database that does not answer --------------------------------------------------------
+
+UNAVAILABLE = (exc.OperationalError, exc.InterfaceError, exc.TimeoutError)
+
+
+def unavailable_message() -> str:
+    return gettext("The game's database is not answering. Try again in a few seconds.")
+
+
+def _unavailable(error: Exception):
+    """503 in plain words (JSON under /api); the pool tests each connection before use
+    (pool_pre_ping), so the next request after the database is back simply works."""
+    from .models import db
+
+    with suppress(Exception):  # the connection is gone: nothing to roll back
+        db.session.rollback()
+    if request.path.startswith("/api/"):
+        answer = jsonify({"error": unavailable_message(), "rule": "unavailable"})
+    else:
+        answer = unavailable_message()
+    return answer, 503, {"Retry-After": "5", "Content-Type": _type(answer)}
+
+
+def _type(answer) -> str:
+    return "application/json" if not isinstance(answer, str) else "text/plain; charset=utf-8"
+
+
+def with_deadline(app: Flask) -> None:
+    """Under gevent only: a request whose handler (not its streamed body) has not finished
+    after REQUEST_DEADLINE seconds is answered 503. This catches a database that accepts
+    connections but never answers (a frozen server, a cut network), which no server-side
+    timeout can. The connection the deadline interrupted is dropped, never reused."""
+    import gevent
+
+    from .models import db
+
+    dispatch = app.full_dispatch_request
+
+    def full_dispatch_request():
+        deadline = gevent.Timeout(app.config["REQUEST_DEADLINE"])
+        g.deadline_started = time.monotonic()
+        deadline.start()
+        try:
+            return dispatch()
+        except gevent.Timeout as expired:
+            if expired is not deadline:
+                raise
+            app.logger.error("%s %s: no answer in time", request.method, request.path)
+            session = db.session()
+            with suppress(Exception):
+                # The connections the session holds (never a new one: that would wait too).
+                held = getattr(session.get_transaction(), "_connections", None) or {}
+                for connection, *_ in list(held.values()):
+                    connection.invalidate()
+            with suppress(Exception):
+                session.rollback()
+            return app.make_response(_unavailable(RuntimeError("deadline")))
+        finally:
+            deadline.close()
+
+    app.full_dispatch_request = full_dispatch_request
+
+
+def _database_error(error: exc.DBAPIError):
+    """A dropped connection, a timeout, or any driver error once the request's deadline has
+    passed (an interrupted connection fails in odd ways): 503. Anything else stays a bug."""
+    started = g.get("deadline_started")
+    late = started is not None and time.monotonic() - started >= _deadline_seconds()
+    if isinstance(error, UNAVAILABLE) or error.connection_invalidated or late:
+        return _unavailable(error)
+    raise error
+
+
+def _deadline_seconds() -> float:
+    from flask import current_app
+
+    return float(current_app.config.get("REQUEST_DEADLINE") or 0) or float("inf")
+
+
+def register_faults(app: Flask) -> None:
+    app.register_error_handler(exc.DBAPIError, _database_error)
+    app.register_error_handler(exc.TimeoutError, _unavailable)  # no pooled connection free
+    if _gevent_patched() and app.config.get("REQUEST_DEADLINE"):
+        with_deadline(app)
+
+
+def _gevent_patched() -> bool:
+    monkey = sys.modules.get("gevent.monkey")
+    return bool(monkey and monkey.is_module_patched("socket"))

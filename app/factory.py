@@ -8,7 +8,7 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import EDITIONS, ROOT, db_setup, i18n
+from . import EDITIONS, ROOT, archive, db_setup, i18n, integrity
 from .config import configure
 from .edition_files import load_editions
 from .models import db
@@ -33,10 +33,12 @@ def create_app(overrides: dict | None = None) -> Flask:
     csrf.init_app(app)
     compress.init_app(app)  # a player's page in under 20 kB
 
-    from .web import api, auth, banker, endgame, filters, players, property, pwa, security
+    from .web import api, auth, banker, endgame, filters, limits, players, property, pwa, security
 
     filters.register(app)
     security.register(app)
+    db_setup.register_faults(app)  # 503 in words when the database does not answer
+    limits.register(app)  # before the banker check: a flood is turned away first
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
     app.register_blueprint(banker.bp)
     app.register_blueprint(property.bp)
@@ -47,6 +49,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(auth.bp)
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)
+    limits.apply(app)
+    integrity.register(app)  # flask --app app check / repair
+    archive.register(app)  # flask --app app prune / export / import
 
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     if app.config["UPGRADE_ON_START"]:

@@ -9,6 +9,7 @@ from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import (
     JSON,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     LargeBinary,
@@ -55,6 +56,8 @@ class Game(db.Model):
     # LOG_FORMAT when the rows below carry their undo chain, checkpoint, worths and parties;
     # 0 for a game logged before they existed (filled in once when the app starts).
     log_format: Mapped[int] = mapped_column(default=LOG_FORMAT, server_default="0")
+    # The snapshot's checksum as the bank last wrote it (app/integrity.py); None: not kept yet.
+    state_sum: Mapped[str | None] = mapped_column(String(64))
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -112,3 +115,11 @@ class Party(db.Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(primary_key=True)
     seq: Mapped[int] = mapped_column(primary_key=True)
+
+
+class RateCount(db.Model):
+    """One rate limit counter (app/web/limits.py): shared by every worker process."""
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    count: Mapped[int]
+    expires_at: Mapped[float] = mapped_column(Float)

@@ -272,6 +272,8 @@ class Server:
             "DATABASE_URL": self.db_url,
             "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_hex(32),
             "PYTHONUNBUFFERED": "1",
+            # Benchmarks make many games from one address: no rate limits unless asked for.
+            "TABLEBANK_RATELIMIT_ENABLED": os.environ.get("TABLEBANK_RATELIMIT_ENABLED", "false"),
         }
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(

@@ -7,7 +7,7 @@ from dataclasses import asdict
 from flask import Blueprint, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from .. import bank
+from .. import archive, bank
 from ..inputs import parse_json
 from ..rules import KINDS, RuleError
 from .args import arg
@@ -16,7 +16,7 @@ from .present import game_view, history_page
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-STATUS = {"input": 400, "not_found": 404, "stale": 409}
+STATUS = {"input": 400, "not_found": 404, "stale": 409, "integrity": 409}
 
 
 @bp.errorhandler(RuleError)
@@ -89,6 +89,22 @@ def edition(edition_id: str):
 def create_game():
     game = bank.create_game(body())
     return jsonify({**game_view(game), "banker_key": game.banker_key}), 201
+
+
+@bp.post("/games/import")
+def import_game():
+    """A new game from an export: every action done again and checked by the rules core."""
+    request.max_content_length = archive.IMPORT_BYTES
+    game = archive.import_game(body())
+    return jsonify({**game_view(game), "banker_key": game.banker_key}), 201
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id: str):
+    """The game as JSON: its setup and its whole log."""
+    answer = jsonify(archive.export(bank.find(game_id)))
+    answer.headers["Content-Disposition"] = f'attachment; filename="tablebank-{game_id}.json"'
+    return answer
 
 
 @bp.get("/games/<game_id>")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import (
     Blueprint,
@@ -416,7 +416,8 @@ def back_to(game_id: str) -> str:
         and "\\" not in back
         and len(back) < 500
     ):
-        return back
+        query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "fragment"])
+        return parts.path + (f"?{query}" if query else "")  # the whole page, not its live part
     return url_for("banker.dashboard", game_id=game_id)
 
 

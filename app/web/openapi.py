@@ -191,6 +191,22 @@ def openapi_document() -> dict:
                     "responses": {**ok("the sentence"), **errors(400, 403, 404, 422)},
                 }
             },
+            "/api/games/{game_id}/export": {
+                "get": {
+                    "summary": "The game as JSON: its setup and its whole log",
+                    "parameters": [GAME_ID],
+                    "security": BANKER,
+                    "responses": {**ok("the export", "Export"), **errors(403, 404)},
+                }
+            },
+            "/api/games/import": {
+                "post": {
+                    "summary": "A new game from an export, every action checked again; "
+                    "the answer holds the new game's banker_key",
+                    "requestBody": json_body("Export"),
+                    "responses": {**ok("the game", "Game", "201"), **errors(400, 422)},
+                }
+            },
             "/api/openapi.json": {"get": {"summary": "This document", "responses": ok("it")}},
         },
         "components": {
@@ -201,6 +217,28 @@ def openapi_document() -> dict:
                 "Error": ERROR,
                 "Setup": setup_schema(),
                 "Game": {"type": "object", "required": ["id", "version", "players"]},
+                "Export": {
+                    "type": "object",
+                    "required": ["format", "setup", "log"],
+                    "properties": {
+                        "format": {"const": "tablebank-game"},
+                        "version": {"const": 1},
+                        "setup": {"$ref": "#/components/schemas/Setup"},
+                        "log": {
+                            "type": "array",
+                            "maxItems": 20000,
+                            "items": {
+                                "type": "object",
+                                "required": ["kind"],
+                                "properties": {
+                                    "kind": {"enum": list(KINDS)},
+                                    "payload": {"type": "object"},
+                                    "actor": {"type": "string", "maxLength": 16},
+                                },
+                            },
+                        },
+                    },
+                },
                 "Action": {
                     "oneOf": [{"$ref": f"#/components/schemas/action_{k}"} for k in KINDS],
                     "discriminator": {

@@ -75,6 +75,8 @@ def test_a_refused_action_returns_to_its_own_page_never_to_the_referer(client, a
     for foreign in ("https://evil.example/", "//evil.example/g/", f"/g/{game_id}x/", "/\\evil"):
         answer = client.post(f"/g/{game_id}/do", data={**form, "back": foreign}, headers=evil)
         assert answer.headers["Location"] == f"/g/{game_id}/", foreign
+    live_part = client.post(f"/g/{game_id}/do", data={**form, "back": own + "&fragment=1"})
+    assert live_part.headers["Location"] == own  # the whole page, not the live fragment
     page = client.get(f"/g/{game_id}/land/0/1").text
     assert re.search(rf'name="back" value="/g/{game_id}/land/0/1"', page)
 

@@ -1,0 +1,151 @@
+"""A database that goes away: stopped, or frozen (SIGSTOP: it keeps its connections open and
+never answers). Requests get a 503 with plain words instead of hanging, and the server works
+again by itself once the database is back, with no restart.
+
+The test runs its own PostgreSQL (initdb and pg_ctl, a data folder and port of its own, as the
+postgres user), never the shared one: stopping that would break everyone else's tests."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from ..conftest import setup_of
+from .conftest import Server
+
+BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
+CI = bool(os.environ.get("CI"))
+
+
+def as_postgres(*command: str) -> list[str]:
+    return command if os.geteuid() != 0 else ["runuser", "-u", "postgres", "--", *command]
+
+
+class Cluster:
+    """A throwaway PostgreSQL on 127.0.0.1:<free port>, trust authentication."""
+
+    def __init__(self, folder: Path) -> None:
+        self.bin = BIN[-1]
+        self.data = folder / "pgdata"
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def run(self, *command: str) -> None:
+        done = subprocess.run(as_postgres(*command), capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+
+    def create(self) -> None:
+        self.data.parent.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0:
+            shutil.chown(self.data.parent, "postgres")
+        self.run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres")
+
+    def start(self) -> None:
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.data}"
+        log = str(self.data.parent / "log")
+        pg_ctl = str(self.bin / "pg_ctl")
+        self.run(pg_ctl, "-D", str(self.data), "-o", options, "-l", log, "-w", "start")
+
+    def stop(self) -> None:
+        self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def processes(self) -> list[int]:
+        leader = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = subprocess.run(
+            ["pgrep", "-P", str(leader)], capture_output=True, text=True
+        ).stdout.split()
+        return [leader, *map(int, children)]
+
+    def signal(self, number: int) -> None:
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, number)
+
+
+@pytest.fixture
+def cluster():
+    if not BIN or (os.geteuid() == 0 and shutil.which("runuser") is None):
+        if CI:
+            pytest.fail("PostgreSQL's initdb and pg_ctl are needed for this test")
+        pytest.skip("PostgreSQL's initdb and pg_ctl are not installed")
+    folder = Path(tempfile.mkdtemp(prefix="tablebank-pg-"))  # pytest's own is root's only
+    folder.chmod(0o755)
+    made = Cluster(folder / "pg")
+    made.create()
+    made.start()
+    yield made
+    with contextlib.suppress(Exception):
+        made.signal(signal.SIGCONT)
+    with contextlib.suppress(Exception):
+        made.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def served(cluster):
+    server = Server(cluster.url, workers=2)
+    server.start()
+    yield server
+    server.close()
+
+
+def game_and_page(server: Server):
+    status, body = server.call("POST", "/api/games", setup_of())
+    assert status == 201
+    return body["id"], body["banker_key"]
+
+
+def answers_while_down(server: Server, game_id: str, key: str) -> None:
+    """The API and a page both say the database is not answering, and nothing hangs."""
+    status, body = server.call("GET", f"/api/games/{game_id}", key=key)
+    assert status == 503, (body, server.errors()[-1500:])
+    assert body["rule"] == "unavailable" and "not answering" in body["error"]
+    action = {"kind": "pass_go", "player": 0}
+    status, body = server.call("POST", f"/api/games/{game_id}/actions", action, key=key)
+    assert status == 503, (body, server.errors()[-1500:])
+    status, page = server.call("GET", "/new", raw=True)
+    assert status in (200, 503)  # the new-game form needs no database
+    status, page = server.call("GET", "/", raw=True)
+    assert status in (200, 503)
+
+
+def works_again(server: Server, game_id: str, key: str) -> None:
+    action = {"kind": "pass_go", "player": 0}
+    status, body = server.call("POST", f"/api/games/{game_id}/actions", action, key=key)
+    assert status == 201, body
+    status, body = server.call("GET", f"/api/games/{game_id}", key=key)
+    assert status == 200 and body["players"][0]["cash"] == 1900
+
+
+def test_a_stopped_database_is_a_503_and_the_server_recovers(cluster, served):
+    game_id, key = game_and_page(served)
+    assert served.call("POST", f"/api/games/{game_id}/actions", {"kind": "pass_go", "player": 0},
+                       key=key)[0] == 201  # fmt: skip
+    cluster.stop()
+    for _ in range(3):
+        answers_while_down(served, game_id, key)
+    cluster.start()
+    works_again(served, game_id, key)
+
+
+def test_a_frozen_database_is_a_503_not_a_hang_and_the_server_recovers(cluster, served):
+    game_id, key = game_and_page(served)
+    assert served.call("POST", f"/api/games/{game_id}/actions", {"kind": "pass_go", "player": 0},
+                       key=key)[0] == 201  # fmt: skip
+    cluster.signal(signal.SIGSTOP)
+    try:
+        for _ in range(2):
+            answers_while_down(served, game_id, key)
+    finally:
+        cluster.signal(signal.SIGCONT)
+    works_again(served, game_id, key)
