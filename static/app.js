@@ -13,9 +13,11 @@
       if (el.dataset.local === "date") {
         text = d.getFullYear() + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate()) + " " + text;
       }
-      el.textContent = text;
+      if (el.textContent !== text) { el.textContent = text; }  // the server knew: no relayout
     });
   }
+  // The server writes times in this reader's zone from now on (its offset, in minutes).
+  document.cookie = "tzo=" + new Date().getTimezoneOffset() + "; path=/; max-age=31536000; SameSite=Lax";
   localTimes(document);
   var live = document.getElementById("live");
   if (live) { live.addEventListener("updated", function () { localTimes(live); tick(); }); }
