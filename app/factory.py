@@ -10,8 +10,8 @@ from werkzeug.exceptions import HTTPException
 
 from . import EDITIONS, ROOT, db_setup, i18n
 from .config import configure
+from .edition_files import load_editions
 from .models import db
-from .rules import load_editions
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -44,6 +44,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(players.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(auth.bp)
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)
 

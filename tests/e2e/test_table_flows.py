@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from ..conftest import ALL_EDITIONS
+from ..support import ALL_EDITIONS
 from .conftest import PHONE
 from .test_banker_flow import balance, land, start_game
 
