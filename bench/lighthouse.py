@@ -95,6 +95,7 @@ def main() -> int:
     parser.add_argument("--chrome", default=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
     parser.add_argument("--actions", type=int, default=80, help="actions grown (default 80)")
     parser.add_argument("--runs", type=int, default=3, help="runs per page, median kept")
+    parser.add_argument("--pages", help="comma-separated subset, e.g. 'table screen,results'")
     parser.add_argument("--at-least", type=int, default=100, help="lowest score accepted")
     parser.add_argument("--keep", help="folder to keep the JSON reports in")
     args = parser.parse_args()
@@ -117,6 +118,9 @@ def main() -> int:
                 "table screen": (f"/t/{game.table_token}", {}),
                 "results": (f"/g/{game.id}/results", banker),
             }
+            if args.pages:
+                wanted = [name.strip() for name in args.pages.split(",")]
+                pages = {name: pages[name] for name in wanted}
             runs: dict[str, list[dict]] = {name: [] for name in pages}
             for n in range(args.runs):  # round robin: a busy moment hits every page alike
                 for name, (path, headers) in pages.items():
