@@ -6,15 +6,17 @@ comes through `perform`, in one database transaction.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from . import logbook
+from .inputs import clean_payload, clean_setup
 from .live import announce, watcher
 from .models import Action, Game, Player, db
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
@@ -63,8 +65,7 @@ def find(game_id: object) -> Game:
 
 def create_game(setup: dict) -> Game:
     """A new game from its setup (edition, players, settings): the log's starting point."""
-    if not isinstance(setup, dict):
-        raise RuleError("input", "A new game is a JSON object")
+    setup = clean_setup(setup)  # only the settings the schema names, within bounds
     chosen = setup.get("edition")
     edition = editions().get(chosen) if isinstance(chosen, str) else None
     if edition is None:
@@ -87,6 +88,7 @@ def log_of(game: Game) -> list[Action]:
 
 def preview(game: Game, kind: str, payload: dict) -> Outcome:
     """What an action would do, without doing it: the sentence a page shows before the tap."""
+    payload = clean_payload(kind, payload)
     if kind == UNDO:
         return _undo(game)
     return apply(state_of(game), edition_of(game), kind, payload)
@@ -119,13 +121,32 @@ def _lock(game_id: str) -> Game:
     return game
 
 
-def _already_done(game: Game, key: str, kind: str, payload: dict) -> Action | None:
-    """The action this idempotency key already applied, if any (a double tap, a retry)."""
-    query = select(Action).where(Action.game_id == game.id, Action.idempotency_key == key)
-    earlier = db.session.scalars(query).one_or_none()
+def scoped_key(actor: str, key: str | None) -> str | None:
+    """An idempotency key as stored: in the namespace of who sent it (the banker, whether by
+    page or API; one player; the clock), so no one can take or read another's key. The key
+    itself is hashed: the stored text has a fixed length whatever was sent."""
+    if key is None:
+        return None
+    scope = "banker" if actor in ("banker", "api") else actor
+    return f"{scope[:12]}:{hashlib.blake2b(key.encode(), digest_size=24).hexdigest()}"
+
+
+def _already_done(game: Game, actor: str, key: str, kind: str, payload: dict) -> Action | None:
+    """The action this sender's idempotency key already applied, if any (a double tap, a
+    retry). Keys logged before they were scoped are found as they were sent, by the same
+    sender."""
+    same_sender = ("banker", "api") if actor in ("banker", "api") else (actor,)
+    query = select(Action).where(
+        Action.game_id == game.id,
+        or_(
+            Action.idempotency_key == scoped_key(actor, key),
+            and_(Action.idempotency_key == key, Action.actor.in_(same_sender)),
+        ),
+    )
+    earlier = db.session.scalars(query).first()
     if earlier is not None and (earlier.kind, earlier.payload) != (kind, payload):
         raise RuleError(
-            "input",
+            "idempotency",
             "This idempotency key was already used for a different action: "
             "send a new key with each new action.",
         )
@@ -144,6 +165,7 @@ def perform(
     granted; a repeated idempotency key returns the first result instead."""
     if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY):
         raise RuleError("input", f"An idempotency key is text of 1 to {MAX_KEY} characters")
+    payload = clean_payload(kind, payload)  # only the fields the schema names are stored
     try:
         return _perform(game_id, kind, payload, actor, key, expected_version)
     except IntegrityError:
@@ -182,7 +204,7 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
     _begin()
     try:
         game = _lock(game_id)
-        earlier = _already_done(game, key, kind, payload) if key else None
+        earlier = _already_done(game, actor, key, kind, payload) if key else None
         if earlier is not None:
             _commit()
             return Done(game, earlier, None, repeated=True)
@@ -216,7 +238,7 @@ def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outc
         kind=kind,
         payload=payload,
         actor=actor,
-        idempotency_key=key,
+        idempotency_key=scoped_key(actor, key),
         text=outcome.text[:500],
         movements=[[m.payer, m.payee, m.amount] for m in outcome.movements],
         lines=outcome.lines,

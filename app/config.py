@@ -26,6 +26,8 @@ DEFAULTS = {
     "UPGRADE_ON_START": True,  # bring the schema to the newest migration when the app starts
     "WTF_CSRF_TIME_LIMIT": None,  # a banker's phone stays open all evening
     "SESSION_COOKIE_SAMESITE": "Lax",  # the banker's session never rides a cross-site POST
+    "SESSION_COOKIE_SECURE": False,  # Secure anyway whenever a request comes over https
+    "PROXY_FIX": 0,  # proxies in front whose X-Forwarded-* headers are believed (docs/SECURITY.md)
     "MAX_CONTENT_LENGTH": 64 * 1024,  # the largest action or form is well under 4 kB
     "JSON_SORT_KEYS": False,
     "COMPRESS_STREAMS": False,  # live streams must flush each event as it comes

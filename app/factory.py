@@ -10,8 +10,8 @@ from werkzeug.exceptions import HTTPException
 
 from . import EDITIONS, ROOT, db_setup, i18n
 from .config import configure
+from .edition_files import load_editions
 from .models import db
-from .rules import load_editions
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -32,6 +32,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     i18n.register(app)
     csrf.init_app(app)
     compress.init_app(app)  # a player's page in under 20 kB
+    app.after_request(static_files_whole)  # runs before Compress's hook: the last added runs first
 
     from .web import api, auth, banker, endgame, filters, players, property, pwa, security
 
@@ -44,6 +45,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(players.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(auth.bp)
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)
 
@@ -51,6 +53,15 @@ def create_app(overrides: dict | None = None) -> Flask:
     if app.config["UPGRADE_ON_START"]:
         db_setup.upgrade_schema(app)  # every game in progress is kept across versions
     return app
+
+
+def static_files_whole(response):
+    """app.css and app.js compressed like the pages: a file is sent as a stream, which
+    Compress leaves alone (live streams must flush), so a static file is read whole first."""
+    if request.endpoint == "static" and response.status_code == 200 and response.is_streamed:
+        response.direct_passthrough = False
+        response.set_data(response.get_data())
+    return response
 
 
 def api_errors_as_json(error: HTTPException):

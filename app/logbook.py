@@ -21,7 +21,7 @@ import json
 import zlib
 from collections.abc import Iterable
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 
 from .models import LOG_FORMAT, Action, Game, Party, db
 from .rules import UNDO, Edition, GameState, apply, new_game, score
@@ -93,34 +93,66 @@ def state_at(game: Game, edition: Edition, seq: int | None) -> GameState:
     return unpack(row.checkpoint)
 
 
+# What a history shows of a row: read as plain rows, not as the log's objects (a phone's page
+# reads a page of them at every action; the objects' bookkeeping cost more than the query).
+SHOWN = (
+    Action.game_id,
+    Action.seq,
+    Action.kind,
+    Action.payload,
+    Action.actor,
+    Action.created_at,
+    Action.text,
+    Action.lines,
+    Action.movements,
+)
+
+
+# The queries every live page runs at every action, built once with their parameters: to
+# build a statement afresh costs more than SQLite takes to answer it.
+UNDONE_AMONG = select(Action.undoes).where(
+    Action.game_id == bindparam("game"),
+    Action.undoes >= bindparam("first"),
+    Action.undoes <= bindparam("last"),
+)
+ANYONES_PAGE = (
+    select(*SHOWN)
+    .where(Action.game_id == bindparam("game"), Action.seq < bindparam("before"))
+    .order_by(Action.seq.desc())
+    .limit(bindparam("limit"))
+)
+OWN_PAGE = (
+    select(*SHOWN)
+    .join(Party, (Party.game_id == Action.game_id) & (Party.seq == Action.seq))
+    .where(
+        Party.game_id == bindparam("game"),
+        Party.seat == bindparam("seat"),
+        Party.seq < bindparam("before"),
+    )
+    .order_by(Party.seq.desc())
+    .limit(bindparam("limit"))
+)
+NEWEST = 2**62  # "before" for the newest page
+
+
 def undone_among(game: Game, seqs: list[int]) -> set[int]:
     """Which of these actions an undo has taken back."""
     if not seqs:
         return set()
-    query = select(Action.undoes).where(
-        Action.game_id == game.id, Action.undoes >= min(seqs), Action.undoes <= max(seqs)
-    )
-    return set(db.session.scalars(query))
+    found = {"game": game.id, "first": min(seqs), "last": max(seqs)}
+    return set(db.session.scalars(UNDONE_AMONG, found))
 
 
-def page_of(game: Game, before: int | None = None, limit: int = PAGE) -> list[Action]:
-    """Up to `limit` rows older than `before` (None: the newest), newest first."""
-    query = select(Action).where(Action.game_id == game.id)
-    if before is not None:
-        query = query.where(Action.seq < before)
-    return list(db.session.scalars(query.order_by(Action.seq.desc()).limit(limit)))
+def page_of(game: Game, before: int | None = None, limit: int = PAGE) -> list:
+    """Up to `limit` rows older than `before` (None: the newest), newest first (SHOWN)."""
+    asked = {"game": game.id, "before": NEWEST if before is None else before, "limit": limit}
+    return list(db.session.execute(ANYONES_PAGE, asked))
 
 
-def own_page_of(game: Game, seat: int, before: int | None = None, limit: int = PAGE):
+def own_page_of(game: Game, seat: int, before: int | None = None, limit: int = PAGE) -> list:
     """Up to `limit` rows that concern this seat, older than `before`, newest first."""
-    query = (
-        select(Action)
-        .join(Party, (Party.game_id == Action.game_id) & (Party.seq == Action.seq))
-        .where(Party.game_id == game.id, Party.seat == seat)
-    )
-    if before is not None:
-        query = query.where(Party.seq < before)
-    return list(db.session.scalars(query.order_by(Party.seq.desc()).limit(limit)))
+    asked = {"game": game.id, "seat": seat, "before": NEWEST if before is None else before}
+    return list(db.session.execute(OWN_PAGE, {**asked, "limit": limit}))
 
 
 def worths_in_force(game: Game, edition: Edition, most: int | None = None):

@@ -3,9 +3,10 @@ process, so that hundreds of open pages cost sockets, not threads.
 
 - LivePage: a player's phone (`/p/<token>`) or the table screen (`/t/<token>`). It loads the
   page, reads its version, opens the live stream (`<data-live>?v=<version>`, Server-Sent
-  Events) and on each "event: version" newer than what it has, fetches its live part
-  (`?fragment=1`), one fetch at a time, fetching once more if news came meanwhile: what
-  static/app.js does. On a closed stream it reconnects after the server's `retry:` delay.
+  Events); an "event: live" newer than what it has carries the live part itself, which it
+  reads; on an "event: version" it fetches its live part (`?fragment=1`), one fetch at a
+  time, fetching once more if news came meanwhile: what static/app.js does. On a closed
+  stream it reconnects after the server's `retry:` delay.
 - Banker: the banker's phone for one game. It opens the banker link once (the session cookie
   makes it the banker), then for each action posts the form as a page's button does
   (`POST /g/<id>/do` with the CSRF token from `<meta name=csrf-token>`, a fresh idempotency
@@ -127,6 +128,22 @@ class LivePage:
         finally:
             self.busy = False
 
+    def heard(self, event: str, ident: str, data: str) -> None:
+        """An event: the live part itself ("live"), or "version N is out" (then fetch)."""
+        if event == "live" and ident.isdigit():
+            version = int(ident)
+            self.seen = max(self.seen, version)
+            if version > self.version:
+                self.version = version
+                self.read(data)
+                self.shown = max(self.shown, version)
+        elif event == "version" and data.strip().isdigit():
+            version = int(data)
+            self.seen = max(self.seen, version)
+            if version > self.version:
+                self.version = version
+                self.refresh()
+
     async def stream(self) -> None:
         """One stream, until it ends; returns the retry delay in seconds."""
         url = f"{self.base}{self.live}?v={self.version}"
@@ -139,21 +156,18 @@ class LivePage:
                 self.tally.error("stream", f"{response.status} {url}")
                 return retry
             self.opened.set()
-            event, data = "", ""
+            event, ident, data = "", "", []
             async for raw in response.content:
                 line = raw.decode().rstrip("\r\n")
                 if not line:
-                    if event == "version" and data.isdigit():
-                        version = int(data)
-                        self.seen = max(self.seen, version)
-                        if version > self.version:
-                            self.version = version
-                            self.refresh()
-                    event, data = "", ""
+                    self.heard(event, ident, "\n".join(data))
+                    event, ident, data = "", "", []
                 elif line.startswith("event:"):
                     event = line[6:].strip()
+                elif line.startswith("id:"):
+                    ident = line[3:].strip()
                 elif line.startswith("data:"):
-                    data = line[5:].strip()
+                    data.append(line[6:] if line.startswith("data: ") else line[5:])
                 elif line.startswith("retry:") and line[6:].strip().isdigit():
                     retry = int(line[6:].strip()) / 1000
         return retry

@@ -10,8 +10,9 @@ JSON API and the players' links read from the banker's QR page. One asyncio proc
 every client (bench/clients.py):
 
 - per game, 6 player pages (`/p/<token>`) and 1 table screen (`/t/<token>`): each loads
-  the page, opens its live stream (`.../live?v=N`) and fetches its live part (`?fragment=1`)
-  on every "event: version", as static/app.js does; pages are opened at --open-rate a second;
+  the page, opens its live stream (`.../live?v=N`) and reads the live part each event carries
+  (fetching `?fragment=1` on a bare "event: version"), as static/app.js does; pages are
+  opened at --open-rate a second;
 - per game, a banker with its own session cookie (from the banker link) who posts each action
   as the page's form does (`POST /g/<id>/do`: CSRF token from the page, a fresh idempotency
   key, the version of the page it came from, the payload) and follows the redirect to the
@@ -22,7 +23,8 @@ every client (bench/clients.py):
   can be found in the log afterwards.
 
 Reported: action time (post + landing on the dashboard) p50/p95/max; fragment fetch time
-p50/p95; errors (refused or failed actions, failed fetches, page loads, streams, 5xx);
+p50/p95 (only pages told a bare "version N is out" fetch);
+errors (refused or failed actions, failed fetches, page loads, streams, 5xx);
 "database is locked" and tracebacks in the server's output; lost actions (answered as done,
 missing from the log: read back through the API); pages not up to date 1 s after the last
 action (the balance a player's page shows, or every balance on the table screen, against

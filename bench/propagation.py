@@ -27,7 +27,14 @@ gunicorn with 2+ workers), on that same database:
   Every --reshuffle samples the player's page is reloaded (not timed), so its stream lands
   on a worker drawn again, as when a phone wakes up.
 
-Reported per (database, server, length): p50/p95/max of tap -> player's balance, missed
+The floor. Beside each server runs bench/floor.py: the same pages and the same client code
+(static/app.js) with nothing behind them (a balance in memory, no database, no templates).
+Its game is one more variant in the same shuffled rounds, so the machine's and Chromium's
+share of a figure, at that moment, is seen next to the product's.
+
+Reported per (database, server, length): p50/p95/max of tap -> player's balance, and the p50
+of its two steps on the player's page (the news heard: its fragment fetch starts; the
+fragment received, from the page's Resource Timing), missed
 updates (not shown within --timeout), banker tap -> dashboard loaded; and the 5,000/50
 ratios; the server's log ("database is locked", tracebacks), RSS and threads.
 
@@ -59,7 +66,12 @@ ARM = """([expected, timeout]) => { window.shown = new Promise(resolve => {
   const seen = () => {
     const balance = document.getElementById('balance');
     if (balance && balance.textContent.replace(/\\D/g, '') === expected) {
-      observer.disconnect(); resolve(Date.now()); return true;
+      observer.disconnect();
+      const fetched = performance.getEntriesByType('resource')
+        .filter(e => e.name.includes('fragment=1')).pop();
+      const at = t => fetched ? performance.timeOrigin + t : null;
+      resolve([Date.now(), at(fetched && fetched.startTime), at(fetched && fetched.responseEnd)]);
+      return true;
     }
     return false;
   };
@@ -163,10 +175,22 @@ def stream_worker(port: int, player: set[int], since_ms: float) -> int | None:
 # -- one server ------------------------------------------------------------------------------
 
 
-def measure(server: common.Server, games: dict[int, common.Game], args) -> dict:
+class FloorGame:
+    """bench/floor.py's one game, in the shape measure() uses."""
+
+    def __init__(self, server: common.Server) -> None:
+        self.base, self.caller = server.url, common.Http(server.url)
+        self.id, self.key, self.player_tokens = "floor", "", ["floor"]
+
+    def refresh(self) -> dict:
+        return common.call_json(self.caller, "GET", "/api/floor")[1]
+
+
+def measure(server: common.Server, games: dict, args) -> dict:
+    """Samples per variant: the log lengths on `server`, and "floor" on bench/floor.py."""
     from playwright.sync_api import sync_playwright
 
-    base, lengths = server.url, list(games)
+    lengths = list(games)
     shuffle = random.Random(args.seed)
     samples = {n: [] for n in lengths}
     with sync_playwright() as pw:
@@ -184,6 +208,7 @@ def measure(server: common.Server, games: dict[int, common.Game], args) -> dict:
         banker.set_default_timeout(args.timeout * 1000 + 30_000)
         players, cash = {}, {}
         for n, game in games.items():
+            base = game.base
             banker.goto(f"{base}/g/{game.id}/?key={game.key}")  # the banker's link, once
             page = player_browsers[n].new_context(viewport=common.PHONE).new_page()
             page.set_default_timeout(args.timeout * 1000 + 30_000)
@@ -199,6 +224,7 @@ def measure(server: common.Server, games: dict[int, common.Game], args) -> dict:
             shuffle.shuffle(order)
             for n in order:
                 game, page = games[n], players[n]
+                base = game.base
                 if args.reshuffle and count and count % args.reshuffle == 0:
                     page.reload()
                     page.wait_for_selector("#balance")
@@ -208,14 +234,15 @@ def measure(server: common.Server, games: dict[int, common.Game], args) -> dict:
                 button = banker.locator("form.act button")
                 expected = cash[n] + args.amount
                 page.evaluate(ARM, [str(expected), args.timeout * 1000])
-                if several:
+                crossing = "one process" if n == "floor" or not several else None
+                if crossing is None:
                     acting, certain = banker_worker(server.port, browser_pids("banker"))
                 button.click()
                 banker.wait_for_url(f"{base}/g/{game.id}/", wait_until="domcontentloaded")
-                shown = page.evaluate("() => window.shown")
+                seen = page.evaluate("() => window.shown")
+                shown, heard, fetched = seen if seen else (None, None, None)
                 tap = float(banker.evaluate("() => sessionStorage.getItem('tap')") or "nan")
-                crossing = "one process"
-                if several:
+                if crossing is None:
                     since = time.time() * 1000 - tap
                     streaming = stream_worker(server.port, browser_pids(f"player-{n}"), since)
                     if acting is None or streaming is None:
@@ -235,6 +262,8 @@ def measure(server: common.Server, games: dict[int, common.Game], args) -> dict:
                     page.wait_for_selector("#balance")
                 if args.verbose:
                     took = "missed" if shown is None else f"{shown - tap:.0f} ms"
+                    if heard is not None:
+                        took += f" (news {heard - tap:.0f}, fragment {fetched - tap:.0f})"
                     print(
                         f"  log {n}: {took}, landed {landed - tap:.0f} ms, {crossing}",
                         file=sys.stderr,
@@ -243,6 +272,8 @@ def measure(server: common.Server, games: dict[int, common.Game], args) -> dict:
                     samples[n].append(
                         {
                             "shown_ms": None if shown is None else shown - tap,
+                            "news_ms": None if heard is None else heard - tap,
+                            "fragment_ms": None if fetched is None else fetched - tap,
                             "landed_ms": landed - tap,
                             "crossing": crossing,
                         }
@@ -260,6 +291,10 @@ def figures(rows: list[dict]) -> dict:
         "samples": len(rows),
         "missed": sum(r["shown_ms"] is None for r in rows),
         "shown": common.summary(shown),
+        "news": common.summary([r["news_ms"] for r in rows if r["news_ms"] is not None]),
+        "fragment": common.summary(
+            [r["fragment_ms"] for r in rows if r["fragment_ms"] is not None]
+        ),
         "landed": common.summary([r["landed_ms"] for r in rows]),
     }
     kinds = sorted({r["crossing"].rstrip("?") for r in rows})
@@ -299,8 +334,15 @@ def run_database(database: str, args) -> list[dict]:
                         f"  grew the games in {time.monotonic() - started:.0f} s", file=sys.stderr
                     )
                 for game in games.values():
-                    game.caller = caller
-                samples = measure(server, games, args)
+                    game.caller, game.base = caller, server.url
+                variants: dict = dict(games)
+                floor_port = common.free_port()
+                floor_cmd = [sys.executable, str(Path(__file__).with_name("floor.py"))]
+                floor_cmd += ["--port", str(floor_port)]
+                with common.Server(floor_cmd, url, floor_port, "floor") as floor:
+                    if args.floor:
+                        variants["floor"] = FloorGame(floor)
+                    samples = measure(server, variants, args)
                 usage = server.usage()
                 logs = server.log_counts()
             result = {
@@ -317,6 +359,11 @@ def run_database(database: str, args) -> list[dict]:
                     result["lengths"][long_]["shown"][figure],
                     result["lengths"][short]["shown"][figure],
                 )
+                if args.floor:
+                    result[f"{figure} {short}/floor"] = common.ratio(
+                        result["lengths"][short]["shown"][figure],
+                        result["lengths"]["floor"]["shown"][figure],
+                    )
             report(result, args)
             results.append(result)
     return results
@@ -329,12 +376,14 @@ def report(result: dict, args) -> None:
     for n, f in result["lengths"].items():
         rows.append(
             [
-                f"{n:,}",
+                n if n == "floor" else f"{n:,}",
                 f["samples"],
                 f["missed"],
                 common.fmt_ms(f["shown"]["p50"]),
                 common.fmt_ms(f["shown"]["p95"]),
                 common.fmt_ms(f["shown"]["max"]),
+                common.fmt_ms(f["news"]["p50"]),
+                common.fmt_ms(f["fragment"]["p50"]),
                 common.fmt_ms(f["landed"]["p50"]),
                 common.fmt_ms(f["landed"]["p95"]),
             ]
@@ -348,6 +397,8 @@ def report(result: dict, args) -> None:
                 "p50",
                 "p95",
                 "max",
+                "news p50",
+                "fragment p50",
                 "banker lands p50",
                 "banker lands p95",
             ],
@@ -359,10 +410,15 @@ def report(result: dict, args) -> None:
         f"{long_}/{short}: p50 x{result[f'p50 {long_}/{short}']}, "
         f"p95 x{result[f'p95 {long_}/{short}']}"
     )
+    if args.floor:
+        print(
+            f"{short}/floor: p50 x{result[f'p50 {short}/floor']}, "
+            f"p95 x{result[f'p95 {short}/floor']}"
+        )
     for n, f in result["lengths"].items():
         for kind, s in f.get("by_crossing", {}).items():
             print(
-                f"  log {n:,}, action and stream in {kind} worker(s): {s['n']} samples, "
+                f"  log {n}, action and stream in {kind} worker(s): {s['n']} samples, "
                 f"p50 {common.fmt_ms(s['p50'])}, p95 {common.fmt_ms(s['p95'])}"
             )
     print(f"server at the end: {result['server_usage_end']}; its log: {result['server_log']}")
@@ -385,6 +441,9 @@ def main() -> int:
         type=int,
         default=10,
         help="reload the player's page every N samples (0: never), default %(default)s",
+    )
+    parser.add_argument(
+        "--no-floor", dest="floor", action="store_false", help="leave out bench/floor.py"
     )
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--verbose", action="store_true", help="print every sample")

@@ -7,9 +7,9 @@ Method. The server is started by its command line (the `tablebank` command, one 
 gunicorn with N workers) on a fresh database. Games of 6 players are made through the JSON
 API, enough for --pages pages (6 player pages and 1 table screen per game). One asyncio
 process holds every client (bench/clients.py): each page loads, opens its live stream and
-fetches its live part on every "event: version", as static/app.js does; each game has a
-banker (session cookie, CSRF token from the page) who posts the page's form and follows the
-redirect to the dashboard, one action at a time.
+reads the live part each event carries (a bare "event: version": fetches it), as app.js
+does; each game has a banker (session cookie, CSRF token from the page) who posts the
+page's form and follows the redirect to the dashboard, one action at a time.
 
 The pages are opened in steps of --step (250, 500, 750, 1,000 by default) at --ramp-rate a
 second. After each step the script waits for the new streams to answer (at most

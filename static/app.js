@@ -41,21 +41,32 @@
   tick();
   setInterval(tick, 1000);
 })();
-// Live pages: "version N is out" arrives by Server-Sent Events, then the page fetches its
-// live part again. EventSource reconnects by itself; if streams never work, poll instead.
+// Live pages: each new version's live part arrives by Server-Sent Events ("live"), or only
+// "version N is out" and the page fetches it. EventSource reconnects by itself; if streams
+// never work, poll instead. Nothing is replaced under a field being typed in.
 (function () {
   "use strict";
   var box = document.getElementById("live");
   if (!box || !window.fetch) { return; }
-  var version = Number(box.dataset.version), busy = false, waiting = false;
+  var version = Number(box.dataset.version), busy = false, waiting = false, held = null;
+  function typing() {
+    var field = document.activeElement;
+    return field && box.contains(field) && field.tagName === "INPUT" ? field : null;
+  }
+  function show(html) {
+    var field = typing();
+    if (field) {
+      if (held === null) { field.addEventListener("blur", function () { var h = held; held = null; show(h); }, { once: true }); }
+      held = html; return;
+    }
+    box.innerHTML = html; box.dispatchEvent(new Event("updated"));
+  }
   function refresh() {
     if (busy) { waiting = true; return; }
-    var typing = document.activeElement && box.contains(document.activeElement) && document.activeElement.tagName === "INPUT";
-    if (typing) { document.activeElement.addEventListener("blur", refresh, { once: true }); return; }
     busy = true;
     var url = location.pathname + "?fragment=1";
     fetch(url, { cache: "no-store" }).then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
-      if (html !== null) { box.innerHTML = html; box.dispatchEvent(new Event("updated")); }
+      if (html !== null) { show(html); }
     }).catch(function () {}).then(function () { busy = false; if (waiting) { waiting = false; refresh(); } });
   }
   function poll() { setInterval(refresh, 3000); }
@@ -67,6 +78,11 @@
       failures = 0;
       var v = Number(e.data);
       if (v > version) { version = v; refresh(); }
+    });
+    source.addEventListener("live", function (e) {
+      failures = 0;
+      var v = Number(e.lastEventId);
+      if (v > version) { version = v; show(e.data); }
     });
     source.onopen = function () { failures = 0; };
     source.onerror = function () {

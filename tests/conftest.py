@@ -1,7 +1,9 @@
 """Shared fixtures: editions straight from the product's files, an app on a fresh database.
 
 The database is SQLite in a temporary folder, or, when TEST_DATABASE_URL (or DATABASE_URL)
-names a PostgreSQL server, a new database on it for each test, dropped afterwards.
+names a PostgreSQL server, a new database on it for each test, dropped afterwards. Flask and
+SQLAlchemy are imported by the fixtures that need them, so that the rules tests run without
+them installed.
 """
 
 from __future__ import annotations
@@ -10,25 +12,30 @@ import os
 import uuid
 
 import pytest
-from sqlalchemy import create_engine, make_url, text
 
-from app import EDITIONS, create_app
-from app.config import database_url as normalised
-from app.models import db
-from app.rules import load_editions, new_game
+from app.rules import new_game
 
-ALL_EDITIONS = load_editions(EDITIONS)
+from .support import ALL_EDITIONS, setup_of
+
 SERVER = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL") or ""
 POSTGRES = SERVER.startswith(("postgres://", "postgresql"))
 
 
 def postgres_admin():
-    return create_engine(normalised(SERVER), isolation_level="AUTOCOMMIT")
+    from sqlalchemy import create_engine
+
+    from app.config import database_url
+
+    return create_engine(database_url(SERVER), isolation_level="AUTOCOMMIT")
 
 
 @pytest.fixture
 def database_url(request):
     """A function giving a fresh, empty database URL for a test (SQLite or PostgreSQL)."""
+    from sqlalchemy import make_url, text
+
+    from app.config import database_url
+
     made: list[str] = []
 
     def make(tmp_path) -> str:
@@ -40,7 +47,7 @@ def database_url(request):
             connection.execute(text(f'CREATE DATABASE "{name}"'))
         admin.dispose()
         made.append(name)
-        return make_url(normalised(SERVER)).set(database=name).render_as_string(False)
+        return make_url(database_url(SERVER)).set(database=name).render_as_string(False)
 
     yield make
     if made:
@@ -61,12 +68,6 @@ def us():
     return ALL_EDITIONS["us-classic"]
 
 
-def setup_of(names=("Ana", "Bea", "Cal"), **settings) -> dict:
-    palette = ["#e03131", "#1971c2", "#2f9e44", "#f08c00", "#7048e8", "#0c8599", "#d6336c"]
-    players = [{"name": n, "colour": c} for n, c in zip(names, palette, strict=False)]
-    return {"edition": "us-classic", "players": players, **settings}
-
-
 @pytest.fixture
 def fresh(us):
     """A new classic US game for Ana, Bea and Cal, 1500 each."""
@@ -75,6 +76,9 @@ def fresh(us):
 
 @pytest.fixture
 def app(tmp_path, database_url):
+    from app import create_app
+    from app.models import db
+
     app = create_app(
         {
             "TESTING": True,

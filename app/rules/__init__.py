@@ -2,8 +2,9 @@
 
 from . import endgame as _endgame  # noqa: F401  (registers its actions)
 from . import property as _property  # noqa: F401  (registers its actions)
+from . import turn as _turn  # noqa: F401  (registers its actions)
 from .actions import KINDS, Kind, Movement, Outcome, apply, new_game
-from .edition import Edition, EditionError, load_editions
+from .edition import Edition, EditionError
 from .errors import RuleError
 from .log import UNDO, replay, standing, undo_target
 from .rent import rent_due
@@ -22,7 +23,6 @@ __all__ = [
     "Outcome",
     "RuleError",
     "apply",
-    "load_editions",
     "new_game",
     "raisable",
     "rent_due",

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from .edition import BOARD_SIZE, JAIL, Card, Edition, Space
 from .errors import RuleError
 from .fields import AMOUNT, DICE, FLAG, MAX_AMOUNT, MAX_NOTE, NAME, NOTE, SEAT, SPACE
+from .landing import remember_draw
 from .rent import rent_due
 from .state import HOTEL, MODES, DeedState, GameState, PlayerState, Settings
 from .wealth import raisable, total_worth
@@ -48,6 +49,7 @@ class Outcome:
     movements: list[Movement] = field(default_factory=list)
     next_space: int | None = None  # a card moved the player: that space's own action follows
     lines: list = field(default_factory=list)  # [template, values] pairs, for translation
+    by_card: bool = False  # P5, P6: the move to next_space was a "nearest" card's (its rents)
 
 
 # -- reading a payload ------------------------------------------------------------------
@@ -98,6 +100,17 @@ class Turn:
         self.lines: list[tuple[str, dict]] = []
         self.movements: list[Movement] = []
         self.next_space: int | None = None
+        self.by_card = False  # next_space is a "nearest" card's: its own rents (P5, P6)
+        self.moved = False  # a roll already moved the player and paid the salary (R1)
+
+    def part(self, payload: dict) -> Turn:
+        """A step of this action with fields of its own (the deed auctioned next, the offer's
+        terms, a roll's landing): it works on the same state, and what it says and pays is
+        this action's."""
+        step = Turn.__new__(Turn)
+        step.__dict__.update(self.__dict__)
+        step.payload, step.next_space, step.by_card = payload, None, False
+        return step
 
     def money(self, amount: int) -> str:
         return self.edition.money(amount)
@@ -141,14 +154,15 @@ class Turn:
             return
         if payer is not None:
             if payer.cash < amount:
-                raise self.shortfall(payer, amount)
+                raise self.shortfall(payer, amount, payee)
             payer.cash -= amount
         if payee is not None:
             payee.cash += amount
         seat = lambda p: None if p is None else p.seat  # noqa: E731
         self.movements.append(Movement(seat(payer), seat(payee), amount))
 
-    def shortfall(self, payer: PlayerState, amount: int) -> RuleError:
+    def shortfall(self, payer: PlayerState, amount: int, payee=None) -> RuleError:
+        """K1, with the figures the way out needs: who, how much, to whom (None: the bank)."""
         short = amount - payer.cash
         could = raisable(self.state, self.edition, payer.seat)
         return RuleError(
@@ -161,6 +175,7 @@ class Turn:
             shortfall=short,
             cash=payer.cash,
             raisable=could,
+            creditor=None if payee is None else payee.seat,
         )
 
     def pay_bank_fee(self, payer: PlayerState, amount: int) -> None:
@@ -185,7 +200,9 @@ class Turn:
                 "(doubles, a Get Out of Jail Free card or the fine)",
                 player=player.name,
             )
-        if space.index == 0:
+        if self.moved:
+            pass  # the roll paid the salary on its way (G1)
+        elif space.index == 0:
             self.salary(player, landed_on_go=True)
         elif flag(self.payload, "passed_go"):
             self.salary(player)
@@ -249,7 +266,7 @@ def apply(state: GameState, edition: Edition, kind: str, payload: dict) -> Outco
         raise
     text = sentence(turn.lines, edition.money)
     lines = [[template, params] for template, params in turn.lines]
-    return Outcome(turn.state, text, turn.movements, turn.next_space, lines)
+    return Outcome(turn.state, text, turn.movements, turn.next_space, lines, turn.by_card)
 
 
 # -- setting up ----------------------------------------------------------------------------
@@ -368,6 +385,8 @@ def buy(turn: Turn) -> None:
         )
     if turn.state.auction and turn.state.auction.get("deed") == deed.index:
         raise RuleError("P1", "{deed} is being auctioned", deed=deed.name)
+    if deed.index in turn.state.to_auction:
+        raise RuleError("K3", "{deed} is being auctioned", deed=deed.name)  # waits its turn
     turn.arrive(player, deed)
     turn.pay(player, None, deed.price)
     turn.state.deeds[deed.index].owner = player.seat
@@ -445,12 +464,15 @@ def tax(turn: Turn) -> None:
     required=("player",),
 )
 def go_to_jail(turn: Turn) -> None:
-    """J1, G2: straight to jail, no salary."""
-    send_to_jail(turn, turn.player())
+    """J1, G2: straight to jail, no salary; a player already there stays."""
+    player = turn.player()
+    if player.in_jail:
+        raise RuleError("J1", "{player} is already in jail", player=player.name)
+    send_to_jail(turn, player)
 
 
 def send_to_jail(turn: Turn, player: PlayerState) -> None:
-    player.position, player.in_jail = JAIL, True
+    player.position, player.in_jail, player.jail_tries = JAIL, True, 0
     turn.say("{player} goes to jail", player=player.name)
 
 
@@ -535,6 +557,7 @@ def card(turn: Turn) -> None:
     elif player.in_jail:
         raise RuleError("J3", "{player} is in jail", player=player.name)
     turn.say("{player} draws “{card}”", player=player.name, card=drawn.text)
+    remember_draw(turn.state, turn.edition, drawn)
     CARD_EFFECTS[drawn.effect](turn, player, drawn)
 
 
@@ -614,6 +637,7 @@ def _nearest(turn: Turn, player: PlayerState, card: Card) -> None:
     ahead = [(player.position + step) % BOARD_SIZE for step in range(1, BOARD_SIZE + 1)]
     target = next(i for i in ahead if turn.edition.spaces[i].kind == card.kind)
     _move_to(turn, player, target)
+    turn.by_card = turn.next_space is not None
 
 
 def _jail(turn: Turn, player: PlayerState, card: Card) -> None:
@@ -651,7 +675,7 @@ def _jailed(turn: Turn) -> PlayerState:
     player = turn.player()
     if not player.in_jail:
         raise RuleError("J3", "{player} is not in jail", player=player.name)
-    player.in_jail = False
+    player.in_jail, player.jail_tries = False, 0
     return player
 
 

@@ -1,10 +1,9 @@
-"""Editions: the board, deeds and cards of one printing of the game, read from a data file."""
+"""Editions: the board, deeds and cards of one printing of the game, checked and parsed from
+the data of an edition file (app/edition_files.py reads the files: no I/O in the core)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
 DEED_KINDS = ("street", "railroad", "utility")
 SPACE_KINDS = (*DEED_KINDS, "go", "chest", "chance", "tax", "jail", "parking", "go_to_jail")
@@ -224,18 +223,3 @@ def parse_edition(data: object, source: str) -> Edition:
         spaces=spaces,
         cards=cards,
     )
-
-
-def load_edition_file(path: Path) -> Edition:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise EditionError(f"{path.name}: cannot be read as JSON ({exc})") from exc
-    edition = parse_edition(data, path.name)
-    _need(edition.id == path.stem, path.name, f"id {edition.id!r} does not match the file name")
-    return edition
-
-
-def load_editions(folder: Path) -> dict[str, Edition]:
-    """Every `*.json` edition in `folder`, validated; the first fault stops the start-up."""
-    return {e.id: e for e in map(load_edition_file, sorted(folder.glob("*.json")))}

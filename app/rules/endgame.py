@@ -91,9 +91,10 @@ def auction_open(turn: Turn) -> None:
     else:
         if turn.state.settings.no_auctions and not turn.state.to_auction:
             raise RuleError("H3", "No auctions in this game: a declined deed stays with the bank")
-        if "deed" not in turn.payload and turn.state.to_auction:
-            turn.payload = {**turn.payload, "deed": turn.state.to_auction[0]}
-        deed = unowned_deed(turn)
+        if "deed" in turn.payload or not turn.state.to_auction:
+            deed = unowned_deed(turn)
+        else:  # K3: the next deed a bankruptcy left to the bank
+            deed = unowned_deed(turn.part({"deed": turn.state.to_auction[0]}))
         lot = {"building": None, "deed": deed.index, "minimum": 1}
         if deed.index in turn.state.to_auction:
             turn.state.to_auction.remove(deed.index)
@@ -162,17 +163,25 @@ def auction_close(turn: Turn) -> None:
             amount=auction["bid"],
         )
     if turn.state.to_auction:
-        turn.payload = {"deed": turn.state.to_auction[0]}
-        auction_open(turn)
+        auction_open(turn.part({"deed": turn.state.to_auction[0]}))
 
 
 def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
     """B5: the building won goes on one of the winner's streets, evenly, for the bid."""
     street = turn.deed()
-    turn.payload = {**turn.payload, "group": street.group}
-    group = colour_group(turn, winner)
-    new = [turn.state.deeds[i].houses for i in group.deeds]
+    group = colour_group(turn.part({"group": street.group}), winner)
+    deeds = [turn.state.deeds[i] for i in group.deeds]
+    if any(d.mortgaged for d in deeds):
+        raise RuleError(
+            "B4", "No building on the {group} group while a street is mortgaged", group=group.name
+        )
+    new = [d.houses for d in deeds]
     at = group.deeds.index(street.index)
+    needed = turn.state.settings.houses_for_hotel
+    if auction["building"] == "hotel" and not needed <= new[at] < HOTEL:
+        raise RuleError(
+            "B3", "A hotel needs {count} houses on every street of the group", count=needed
+        )
     new[at] = HOTEL if auction["building"] == "hotel" else new[at] + 1
     heights = [level(n, turn.state) for n in new]
     if max(heights) - min(heights) > 1 or (auction["building"] == "house" and new[at] > 4):
@@ -223,10 +232,20 @@ def bankrupt(turn: Turn) -> None:
     else:
         to_bank(turn, debtor)
     debtor.bankrupt, debtor.cash, debtor.jail_free, debtor.in_jail = True, 0, [], False
+    withdraw_bid(turn, debtor)
     turn.state.bankruptcies += 1
     left = turn.state.in_play()
     if second_short or len(left) == 1:
         end(turn)
+
+
+def withdraw_bid(turn: Turn, debtor: PlayerState) -> None:
+    """K2, K3: a player who leaves the game leaves its auction too: their bid is withdrawn
+    and the bidding on the lot starts again."""
+    auction = turn.state.auction
+    if auction and auction["bidder"] == debtor.seat:
+        auction["bid"], auction["bidder"] = 0, None
+        turn.say("{player}'s bid is withdrawn: the bidding starts again", player=debtor.name)
 
 
 def sell_all_buildings(turn: Turn, debtor: PlayerState) -> None:
@@ -265,8 +284,7 @@ def to_bank(turn: Turn, debtor: PlayerState) -> None:
         turn.state.to_auction.extend(held)
     turn.say("the bank takes everything, {count:deeds} included", count=len(held))
     if turn.state.to_auction and not turn.state.auction:
-        turn.payload = {"deed": turn.state.to_auction[0]}
-        auction_open(turn)
+        auction_open(turn.part({"deed": turn.state.to_auction[0]}))
 
 
 def hand_everything(turn: Turn, debtor: PlayerState, creditor: PlayerState | None) -> None:
@@ -321,7 +339,14 @@ def deal(turn: Turn) -> None:
         for value in hand:
             index = whole_number(value, "A deed", 0, len(turn.edition.spaces) - 1)
             space = turn.edition.spaces[index]
-            if not space.is_deed or index in seen or turn.state.deeds[index].owner is not None:
+            auction = turn.state.auction or {}
+            waiting = index in turn.state.to_auction or auction.get("deed") == index  # P1, K3
+            if (
+                not space.is_deed
+                or index in seen
+                or turn.state.deeds[index].owner is not None
+                or waiting
+            ):
                 raise RuleError("SG1", "{deed} cannot be dealt", deed=space.name)
             seen.add(index)
             turn.pay(player, None, space.price)

@@ -532,8 +532,7 @@ def trade_accept(turn: Turn) -> None:
     if str(player.seat) != str(offer["trade"]["partner"]):
         raise RuleError("X1", "Only {player} can accept this trade", player=player.name)
     turn.state.offers.remove(offer)
-    turn.payload = {**offer["trade"], "lift": turn.payload.get("lift") or []}
-    trade(turn)
+    trade(turn.part({**offer["trade"], "lift": turn.payload.get("lift") or []}))
 
 
 @action(

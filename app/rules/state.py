@@ -18,6 +18,7 @@ class Settings:
     double_go: bool = False  # H2
     no_auctions: bool = False  # H3
     income_tax_percent: bool = True  # T1 option, where the edition allows it
+    phone_turns: bool = False  # players' phones may take their own turn (R1)
 
     @property
     def houses_for_hotel(self) -> int:
@@ -34,6 +35,7 @@ class PlayerState:
     in_jail: bool = False
     jail_free: list[str] = field(default_factory=list)  # decks of the cards held (C3)
     bankrupt: bool = False
+    jail_tries: int = 0  # failed rolls for doubles since sent to jail (J3)
 
 
 @dataclass
@@ -58,6 +60,9 @@ class GameState:
     bankruptcies: int = 0  # SG3: the second one ends a short game
     offers: list[dict] = field(default_factory=list)  # trades waiting for the partner's yes
     offers_made: int = 0
+    turn: int = 0  # the seat whose turn it is, bankrupt seats skipped when read (R1)
+    doubles: int = 0  # doubles thrown in a row this turn (R2)
+    drawn: dict[str, list[str]] = field(default_factory=dict)  # each deck's latest cards (C1)
 
     def copy(self) -> GameState:
         return replace(
@@ -68,6 +73,7 @@ class GameState:
             auction=dict(self.auction) if self.auction else None,
             to_auction=list(self.to_auction),
             offers=list(self.offers),
+            drawn={deck: list(ids) for deck, ids in self.drawn.items()},
         )
 
     def to_dict(self) -> dict:
@@ -91,6 +97,9 @@ class GameState:
             bankruptcies=data.get("bankruptcies", 0),
             offers=data.get("offers", []),
             offers_made=data.get("offers_made", 0),
+            turn=data.get("turn", 0),
+            doubles=data.get("doubles", 0),
+            drawn=data.get("drawn", {}),
         )
 
     def in_play(self) -> list[PlayerState]:

@@ -8,6 +8,7 @@ from flask import Blueprint, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from .. import bank
+from ..inputs import parse_json
 from ..rules import KINDS, RuleError
 from .args import arg
 from .openapi import API_PAGE, API_PAGE_MAX, openapi_document
@@ -29,7 +30,8 @@ def http_error(error: HTTPException):
 
 
 def body() -> dict:
-    data = request.get_json(silent=True)
+    """The request's JSON object, within bounds (app/inputs.py); anything else is a 400."""
+    data = parse_json(request.get_data(cache=True)) if request.is_json else None
     if not isinstance(data, dict):
         raise RuleError("input", "The request body must be a JSON object")
     return data

@@ -2,37 +2,67 @@
 
 The banker's secret reaches a device in one of two ways: the device that created the game
 keeps it in its signed session cookie; another device opens the banker link once
-(`/g/<id>/?key=...`) or sends the `X-Banker-Key` header (API). Secrets are compared in
-constant time.
+(`/g/<id>/?key=...`, pages only: the link drops the key from the address at once). The API
+takes it only in the `X-Banker-Key` header, never in the URL, where it would end up in access
+logs. Secrets are compared in constant time.
+
+The session remembers, per game, a short fingerprint of the key it was given: when the banker
+makes a new key (the codes page), every other device and the old banker link stop working.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import secrets
 from urllib.parse import urlencode
 
-from flask import abort, g, redirect, request, session
+from flask import Blueprint, abort, flash, g, redirect, request, session, url_for
 from flask_babel import gettext
 
 from ..models import Game, db
 
-SESSION_KEY = "banker_of"
+SESSION_KEY = "bankers"  # {game id: fingerprint of the banker key this device was given}
+OLD_SESSION_KEY = "banker_of"  # before fingerprints: a list of game ids
+ORIGINAL_KEY_LENGTH = 22  # models.new_token(); a rotated key is longer (new_banker_key)
 HEADER = "X-Banker-Key"
+REMEMBERED = 40  # games a browser remembers being the banker of (the cookie stays small)
+
+bp = Blueprint("keys", __name__)
+
+
+def fingerprint(game: Game) -> str:
+    return hashlib.blake2b(game.banker_key.encode(), digest_size=6).hexdigest()
 
 
 def remember_banker(game: Game) -> None:
-    games = [g for g in session.get(SESSION_KEY, []) if g != game.id][-49:]
-    session[SESSION_KEY] = [*games, game.id]
+    held = {k: v for k, v in session.get(SESSION_KEY, {}).items() if k != game.id}
+    held = dict(list(held.items())[-(REMEMBERED - 1) :])
+    held[game.id] = fingerprint(game)
+    session[SESSION_KEY] = held
     session.permanent = True
 
 
+def banker_games() -> list[str]:
+    """The games this browser is the banker of, as far as its cookie says (newest last)."""
+    held = session.get(SESSION_KEY, {})
+    old = session.get(OLD_SESSION_KEY, [])
+    return [*[g for g in old if g not in held], *held]
+
+
 def offered_key() -> str:
-    return request.headers.get(HEADER) or request.args.get("key") or ""
+    header = request.headers.get(HEADER)
+    if header or request.path.startswith("/api/"):
+        return header or ""
+    return request.args.get("key") or ""
 
 
 def is_banker(game: Game) -> bool:
-    if game.id in session.get(SESSION_KEY, []):
+    held = session.get(SESSION_KEY, {})
+    if isinstance(held, dict) and hmac.compare_digest(held.get(game.id, ""), fingerprint(game)):
         return True
+    if game.id in session.get(OLD_SESSION_KEY, []) and len(game.banker_key) == ORIGINAL_KEY_LENGTH:
+        return True  # a device remembered before fingerprints, and the key was never changed
     key = offered_key()
     return bool(key) and hmac.compare_digest(key.encode(), game.banker_key.encode())
 
@@ -48,8 +78,25 @@ def require_banker():
     g.game = game  # loaded once: the view takes it from here (banker.load)
     if not is_banker(game):
         abort(403, gettext("This page is the banker's: open the banker link on this phone."))
-    if request.args.get("key") and request.method == "GET":
+    if request.args.get("key") and request.method == "GET" and not request.path.startswith("/api/"):
         remember_banker(game)  # the banker link: remember this device, drop the key from the URL
         args = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "key"])
         return redirect(request.base_url + (f"?{args}" if args else ""))
     return None
+
+
+def new_banker_key() -> str:
+    return secrets.token_urlsafe(18)  # 144 random bits; longer than an original key
+
+
+@bp.post("/g/<game_id>/codes/banker-key")
+def rotate(game_id: str):
+    """A new banker key: the old banker link and every other banker device stop working;
+    this device stays the banker."""
+    game = g.game
+    game.banker_key = new_banker_key()
+    db.session.commit()
+    session.pop(OLD_SESSION_KEY, None)
+    remember_banker(game)
+    flash(gettext("New banker key: the old banker link and other banker phones no longer work"))
+    return redirect(url_for("players.codes", game_id=game_id))

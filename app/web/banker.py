@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     g,
     redirect,
@@ -20,12 +21,14 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from .. import bank, logbook
+from ..inputs import parse_json
 from ..models import Game, db
 from ..rules import KINDS, UNDO, Edition, GameState, RuleError
 from ..rules.edition import Space
+from ..rules.landing import Call, calls_for
 from ..rules.rent import rent_due
 from .args import arg, whole
-from .auth import is_banker, remember_banker
+from .auth import banker_games, is_banker, remember_banker
 from .present import game_view, history_page, row_said
 from .words import N_, refused, said
 
@@ -50,6 +53,8 @@ class Option:
     error: str = ""
     style: str = "primary"
     label: str = ""
+    rule: str = ""  # the rule that refused it
+    figures: dict | None = None  # K1: the debt's figures (player, amount, creditor)
 
 
 def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):
@@ -61,7 +66,8 @@ def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "p
     except RuleError as refusal:
         declared = KINDS.get(kind)
         fallback = label or (_(declared.label) if declared else kind)
-        return Option(kind, payload, fallback, refused(refusal), style)
+        figures = refusal.params if refusal.rule == "K1" else None
+        return Option(kind, payload, fallback, refused(refusal), style, "", refusal.rule, figures)
 
 
 def undo_offer(game: Game) -> Option:
@@ -98,8 +104,16 @@ def page(template: str, game: Game | None = None, **context):
 
 @bp.get("/")
 def index():
-    games = db.session.scalars(select(Game).order_by(Game.created_at.desc()).limit(50))
-    listed = [(g, bank.state_of(g)) for g in games if is_banker(g)][:20]
+    """This browser's own games (its cookie names them), never anyone else's."""
+    ids = banker_games()[-20:]
+    query = select(Game).where(Game.id.in_(ids)).order_by(Game.created_at.desc())
+    listed = []
+    for game in db.session.scalars(query) if ids else []:
+        try:
+            if is_banker(game):
+                listed.append((game, bank.state_of(game)))
+        except Exception:  # a damaged game row is left out; the page still works
+            current_app.logger.exception("game %s cannot be listed", game.id)
     return page("index.html", games=listed)
 
 
@@ -160,9 +174,44 @@ def dashboard(game_id: str):
     game = load(game_id)
     if bank.time_is_up(game):
         bank.perform(game.id, "end_game", {}, actor="clock", key="clock:end")  # TL1
+    turn = turns.turn_panel(game)
     if request.args.get("fragment"):
-        return page("game_live.html", game)
-    return page("game.html", game, undo=undo_offer(game), codes=True)
+        return page("_dashboard_live.html", game, turn=turn)
+    return page("game.html", game, undo=undo_offer(game), codes=True, turn=turn)
+
+
+@bp.get("/g/<game_id>/turn")
+def turn(game_id: str):
+    """R1: the dice total tapped on the pad; the landing's action worked out, one tap away."""
+    game = load(game_id)
+    state = bank.state_of(game)
+    dice, player = whole(request.args.get("dice")), turns.whose_turn(state)
+    if dice is None or not 2 <= dice <= 12 or player is None:
+        return redirect(url_for("banker.dashboard", game_id=game_id))
+    doubles = request.args.get("doubles") == "1" and dice % 2 == 0
+    landing = turns.turn_options(game, player, dice, doubles)
+    return page("turn.html", game, who=player, dice=dice, doubles=doubles, **landing)
+
+
+@bp.get("/g/<game_id>/owe")
+def owe(game_id: str):
+    """K1: a refused payment kept waiting; the dashboard then shows the ways to raise it."""
+    game = load(game_id)
+    kind, payload = request.args.get("kind", ""), arg_payload()
+    try:
+        bank.preview(game, kind, payload)
+    except RuleError as refusal:
+        if refusal.rule == "K1":
+            turns.remember_debt(game, kind, payload, refusal.params)
+    return redirect(url_for("banker.dashboard", game_id=game_id))
+
+
+def arg_payload() -> dict:
+    try:
+        payload = parse_json(request.args.get("payload", "{}"))
+    except RuleError:
+        payload = None
+    return payload if isinstance(payload, dict) else {}
 
 
 @bp.get("/g/<game_id>/history")
@@ -180,7 +229,14 @@ def player(game_id: str, seat: int):
         abort(404)
     who = {"player": seat}
     jail = [offer(game, k, who) for k in ("jail_fine", "jail_card", "jail_doubles")]
-    return page("player.html", game, seat=seat, jail=jail, deeds=deeds_of(game, state, seat))
+    return page(
+        "player.html",
+        game,
+        seat=seat,
+        jail=jail,
+        deeds=deeds_of(game, state, seat),
+        presets=turns.PRESETS,
+    )
 
 
 def deeds_of(game: Game, state: GameState, seat: int) -> list[dict]:
@@ -199,7 +255,8 @@ def pick(game_id: str, kind: str):
         abort(404)
     game = load(game_id)
     state = bank.state_of(game)
-    options = [(p, offer(game, kind, {"player": p.seat})) for p in state.in_play()]
+    players = [p for p in state.in_play() if not (kind == "go_to_jail" and p.in_jail)]  # J1
+    options = [(p, offer(game, kind, {"player": p.seat})) for p in players]
     return page("pick.html", game, options=options, kind=kind)
 
 
@@ -260,57 +317,27 @@ class Landing:
         seat = self.state.deeds[self.space.index].owner
         return None if seat is None else self.state.players[seat]
 
-    def dice_needed(self) -> bool:
-        owner = self.owner()
-        return (
-            self.space.kind == "utility"
-            and owner is not None
-            and owner.seat != self.seat
-            and not self.state.deeds[self.space.index].mortgaged
-            and not self.dice
-        )
+    def calls(self) -> list[Call]:
+        dice = whole(self.dice)
+        return calls_for(self.state, self.edition, self.seat, self.space, dice, self.by_card)
 
-    def offer(self, kind: str, style: str = "primary", label: str = "", **fields):
-        return offer(self.game, kind, {**self.base, **fields}, label, style)
+    def dice_needed(self) -> bool:
+        return any(call.needs_dice for call in self.calls())
 
     def options(self) -> list[Option]:
-        space = self.space
-        if space.is_deed:
-            return self.deed_options()
-        if space.kind == "tax":
-            return self.tax_options()
-        if space.kind in ("chance", "chest"):
-            cards = self.edition.deck(space.kind)
-            return [self.offer("card", card=c.id, space=space.index) for c in cards]
-        if space.kind == "go_to_jail":
-            return [offer(self.game, "go_to_jail", {"player": self.seat})]
-        return [self.offer("visit", space=space.index)]
+        return [self.option(call) for call in self.calls() if not call.needs_dice]
 
-    def deed_options(self) -> list[Option]:
-        owner, index = self.owner(), self.space.index
-        if owner is None:
-            return [
-                self.offer("buy", deed=index),
-                self.offer("decline", "secondary", deed=index),
-            ]
-        if owner.seat == self.seat or self.state.deeds[index].mortgaged:
-            return [self.offer("visit", space=index)]
-        if self.dice_needed():
-            return []
-        dice = self.dice if self.space.kind == "utility" else None
-        return [self.offer("rent", deed=index, dice=dice, by_card=self.by_card)]
-
-    def tax_options(self) -> list[Option]:
-        space = self.space
-        options = [self.offer("tax", space=space.index)]
-        if space.percent and self.state.settings.income_tax_percent:
+    def option(self, call: Call) -> Option:
+        if call.kind == "go_to_jail":
+            return offer(self.game, "go_to_jail", {"player": self.seat})
+        label = ""
+        if call.percent:
             # T1: the player chooses before the total worth is worked out, so no figure here.
             label = _(
                 "Pay %(percent)s%% of total worth (worked out after choosing)",
-                percent=space.percent,
+                percent=call.percent,
             )
-            options.append(self.offer("tax", "secondary", label, space=space.index, percent=True))
-        return options
+        return offer(self.game, call.kind, {**self.base, **call.fields}, label, call.style)
 
 
 # -- money -------------------------------------------------------------------------------
@@ -349,8 +376,8 @@ def payload_from_form() -> dict:
     """The action's fields: one JSON field from the pages' buttons, or plain form fields."""
     if "payload" in request.form:
         try:
-            payload = json.loads(request.form["payload"])
-        except ValueError:
+            payload = parse_json(request.form["payload"])
+        except RuleError:
             payload = None
         if not isinstance(payload, dict):
             raise RuleError("input", "The form was damaged: reload the page and try again")
@@ -362,21 +389,68 @@ def expected_version() -> int | None:
     return whole(request.form.get("version"))
 
 
+def back_to(game_id: str) -> str:
+    """Where a refused action returns: the page its form came from (the form says, see
+    _macros.html), if that is a page of this game on this site; else the dashboard. Never
+    the Referer, which another site may set."""
+    back = request.form.get("back", "")
+    parts = urlsplit(back)
+    inside = f"/g/{game_id}/"
+    if (
+        back.startswith(inside)
+        and not (parts.scheme or parts.netloc)
+        and "\\" not in back
+        and len(back) < 500
+    ):
+        return back
+    return url_for("banker.dashboard", game_id=game_id)
+
+
 @bp.post("/g/<game_id>/do")
 def do(game_id: str):
-    load(game_id)
+    game = load(game_id)
     kind = request.form.get("kind", "")
     try:
+        payload = payload_from_form()
+    except RuleError as refusal:
+        flash(refused(refusal), "error")
+        return redirect(back_to(game_id))
+    return perform_form(game, kind, payload)
+
+
+def perform_form(game: Game, kind: str, payload: dict):
+    """The banker's tap through the one door; a refusal goes back where it came from, a
+    payment refused for want of cash (K1) waits with its ways out."""
+    try:
         done = bank.perform(
-            game_id,
+            game.id,
             kind,
-            payload_from_form(),
+            payload,
             key=request.form.get("key") or None,
             expected_version=expected_version(),
         )
     except RuleError as refusal:
         flash(refused(refusal), "error")
-        return redirect(request.referrer or url_for("banker.dashboard", game_id=game_id))
+        if refusal.rule == "K1":
+            turns.remember_debt(game, kind, payload, refusal.params)
+        return redirect(back_to(game.id))
+    return after(done, kind)
+
+
+@bp.post("/g/<game_id>/quick/<int:seat>")
+def quick(game_id: str, seat: int):
+    """Quick money from a player's card: to the bank, to a player, or from the bank."""
+    game = load(game_id)
+    form = request.form
+    amount = form.get("typed") if form.get("amount") == "typed" else form.get("amount")
+    kind, payload = turns.money_move(seat, form.get("to", "bank"), amount)
+    return perform_form(game, kind, payload)
+
+
+def after(done, kind: str):
+    """The result in the green message (with its undo), then the page the action leads to."""
+    game_id = done.game.id
+    turns.settle_debt(game_id, done.action)
     text = said(done.action.lines, bank.edition_of(done.game), done.action.text, kind == UNDO)
     flash(_("Already done: %(what)s", what=text) if done.repeated else text, "done")
     outcome = done.outcome
@@ -386,10 +460,18 @@ def do(game_id: str):
         return redirect(url_for("endgame.auction", game_id=game_id))
     if outcome is not None and outcome.next_space is not None:
         seat = int(done.action.payload["player"])
-        card = bank.edition_of(done.game).cards.get(done.action.payload.get("card"))
-        by_card = "1" if card is not None and card.effect == "nearest" else None
+        by_card = "1" if outcome.by_card else None
         target = url_for(
             "banker.land", game_id=game_id, seat=seat, index=outcome.next_space, by_card=by_card
         )
         return redirect(target)
     return redirect(url_for("banker.dashboard", game_id=game_id))
+
+
+from . import turns  # noqa: E402  (the turn's pages use the options above)
+
+
+@bp.app_context_processor
+def turn_helpers() -> dict:
+    """The waiting payment and the way out, on every page of the banker's (see _flash.html)."""
+    return {"debt_of": turns.debt_panel, "owe_link": turns.owe_link}

@@ -9,7 +9,7 @@ from .. import bank, logbook
 from ..rules import score_breakdown
 from ..rules.property import lift_cost
 from .args import seat_of
-from .banker import load, offer, page
+from .banker import Option, load, offer, page
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
 
@@ -25,7 +25,34 @@ def auction(game_id: str):
     fields = {k: request.args.get(k) for k in ("player", "amount", "deed")}
     bid = offer(game, "bid", fields) if fields["amount"] else None
     close = offer(game, "auction_close", {"deed": fields["deed"]}, style="danger")
-    return page("auction.html", game, auction=state.auction, fields=fields, bid=bid, close=close)
+    context = dict(auction=state.auction, fields=fields, bid=bid, close=close)
+    if request.args.get("fragment"):
+        return page("_auction_live.html", game, chips=bid_chips(state), **context)
+    return page("auction.html", game, chips=bid_chips(state), **context)
+
+
+STEPS = (10, 50, 100)
+
+
+def bid_chips(state) -> list[tuple]:
+    """P1: for each player, bids of the highest plus 10, 50 and 100, one tap each; a bid
+    above the bidder's cash, or over their own highest bid, is not offered."""
+    auction = state.auction
+    if not auction:
+        return []
+    base = auction["bid"] if auction["bidder"] is not None else max(auction["minimum"] - 10, 0)
+    rows = []
+    for player in state.in_play():
+        chips = []
+        for step in STEPS:
+            amount = base + step
+            payload = {"player": player.seat, "amount": amount}
+            chip = Option("bid", payload, f"+{step}", style="mini")
+            if amount > player.cash or auction["bidder"] == player.seat:
+                chip.error = " "
+            chips.append((amount, chip))
+        rows.append((player, chips))
+    return rows
 
 
 @bp.get("/bankrupt")

@@ -82,16 +82,25 @@ def setup_schema() -> dict:
         "type": "object",
         "required": ["edition", "players"],
         "properties": {
-            "edition": {"type": "string", "description": "us-classic, us-2008, uk or es"},
+            "edition": {
+                "type": "string",
+                "maxLength": 32,
+                "description": "us-classic, us-2008, uk or es",
+            },
             "players": {"type": "array", "minItems": 2, "maxItems": 8, "items": player},
             "starting_cash": AMOUNT,
             "mode": {"enum": list(MODES)},
             "ends_at": {
                 "type": "string",
+                "maxLength": 40,
                 "description": "TL1: ISO time of the end, with its offset, or local to "
                 "time_zone (UTC when neither); stored and shown as UTC",
             },
-            "time_zone": {"type": "string", "description": "IANA name, e.g. America/New_York"},
+            "time_zone": {
+                "type": "string",
+                "maxLength": 64,
+                "description": "IANA name, e.g. America/New_York",
+            },
             "free_parking_jackpot": FLAG,
             "double_go": FLAG,
             "no_auctions": FLAG,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import qrcode
 import qrcode.image.svg
@@ -26,6 +27,7 @@ from .. import bank
 from ..live import watcher
 from ..models import Game, Player, db, new_token
 from ..rules import KINDS, RuleError, rent_due, score
+from . import turns
 from .args import arg, whole
 from .banker import expected_version, load, offer, page, payload_from_form
 from .present import CELL, board, history, history_page
@@ -84,6 +86,11 @@ def offers_to(game: Game, state, seat: int) -> list[tuple]:
 
 @bp.get("/p/<token>")
 def player_page(token: str):
+    return player_screen(token, fragment=bool(request.args.get("fragment")))
+
+
+def player_screen(token: str, fragment: bool) -> str:
+    """The player's page, or only its live part (`fragment`)."""
     player = player_by_token(token)
     game = player.game
     state, edition = bank.state_of(game), bank.edition_of(game)
@@ -104,10 +111,10 @@ def player_page(token: str):
         own_history=OWN_HISTORY,
         auction=state.auction,
         offers=offers_to(game, state, seat),
+        my_turn=state.settings.phone_turns and turns.whose_turn(state) is state.players[seat],
+        presets=turns.PRESETS[:4],
     )
-    if request.args.get("fragment"):
-        return page("player_live.html", game, **context)
-    return page("phone.html", game, **context)
+    return page("player_live.html" if fragment else "phone.html", game, **context)
 
 
 @bp.get("/p/<token>/history")
@@ -130,23 +137,67 @@ def player_do(token: str):
     """A player may spend only their own money and bid: nothing else, for nobody else."""
     player = player_by_token(token)
     kind = request.form.get("kind", "")
-    if kind not in PLAYER_ACTIONS:
+    own = own_field(player.game, kind)
+    if own is None:
         abort(403)
     try:
         payload = payload_from_form()
-        payload[PLAYER_ACTIONS[kind]] = player.seat
-        done = bank.perform(
-            player.game_id,
-            kind,
-            payload,
-            actor=f"player:{player.seat}",
-            key=request.form.get("key") or None,
-            expected_version=expected_version(),
-        )
+        payload[own] = player.seat
+        done = phone_perform(player, kind, payload)
         flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")
     except RuleError as refusal:
         flash(refused(refusal), "error")
     return redirect(url_for("players.player_page", token=token))
+
+
+def own_field(game: Game, kind: str) -> str | None:
+    """The field a phone's own seat goes in, for the kinds a phone may do; a turn by the dice
+    only when the banker allows it in the game's settings (R1)."""
+    if kind == "roll" and bank.state_of(game).settings.phone_turns:
+        return "player"
+    return PLAYER_ACTIONS.get(kind)
+
+
+@bp.post("/p/<token>/pay")
+def player_pay(token: str):
+    """Pay someone: the payee, then one tap on the amount (the bank or another player)."""
+    player = player_by_token(token)
+    form = request.form
+    amount = form.get("typed") if form.get("amount") == "typed" else form.get("amount")
+    to = form.get("to", "bank")
+    kind, payload = turns.money_move(player.seat, "bank" if to == "from_bank" else to, amount)
+    try:
+        done = phone_perform(player, kind, payload)
+        flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")
+    except RuleError as refusal:
+        flash(refused(refusal), "error")
+    return redirect(url_for("players.player_page", token=token))
+
+
+@bp.get("/p/<token>/turn")
+def player_turn(token: str):
+    """The player's own turn, when the banker allows it: the same pad, the same rules."""
+    player = player_by_token(token)
+    game = player.game
+    state = bank.state_of(game)
+    dice, me = whole(request.args.get("dice")), state.players[player.seat]
+    allowed = state.settings.phone_turns and turns.whose_turn(state) is me
+    if dice is None or not 2 <= dice <= 12 or not allowed:
+        return redirect(url_for("players.player_page", token=token))
+    doubles = request.args.get("doubles") == "1" and dice % 2 == 0
+    landing = turns.turn_options(game, me, dice, doubles)
+    return page("phone_turn.html", game, token=token, who=me, dice=dice, doubles=doubles, **landing)
+
+
+def phone_perform(player: Player, kind: str, payload: dict):
+    return bank.perform(
+        player.game_id,
+        kind,
+        payload,
+        actor=f"player:{player.seat}",
+        key=request.form.get("key") or None,
+        expected_version=expected_version(),
+    )
 
 
 @bp.get("/p/<token>/preview")
@@ -167,8 +218,12 @@ def player_preview(token: str):
 
 @bp.get("/t/<token>")
 def table(token: str):
+    return table_screen(token, fragment=bool(request.args.get("fragment")))
+
+
+def table_screen(token: str, fragment: bool) -> str:
     game = game_by_table_token(token)
-    template = "table_live.html" if request.args.get("fragment") else "table.html"
+    template = "table_live.html" if fragment else "table.html"
     return page(
         template,
         game,
@@ -183,10 +238,12 @@ def table(token: str):
 # -- live streams ----------------------------------------------------------------------------
 
 
-def stream(game: Game) -> Response:
-    """Server-Sent Events: "version N is out"; the page then fetches what changed. The stream
-    holds no database connection and, under gevent, no thread; it ends after STREAM_SECONDS
-    and the browser reconnects by itself, saying the last version it heard."""
+def stream(game: Game, draw: Callable[[], str]) -> Response:
+    """Server-Sent Events: at each new version, the page's live part drawn afresh by `draw`
+    (the same HTML as the page's `?fragment=1`, in this request's language), so the page
+    needs no second request. The stream holds a database connection only while drawing and,
+    under gevent, no thread; it ends after STREAM_SECONDS and the browser reconnects by
+    itself, saying the last version it heard."""
     live = watcher(current_app._get_current_object())
     game_id = game.id
     heard = [whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID"))]
@@ -201,13 +258,30 @@ def stream(game: Game) -> Response:
             while time.monotonic() < stop and not live.stopped.is_set():
                 version = live.wait(followed, last, KEEPALIVE)
                 if version > last:
-                    last = version
-                    yield f"id: {version}\nevent: version\ndata: {version}\n\n"
+                    last, event = news(game_id, version, draw)
+                    yield event
                 else:
                     yield ": still here\n\n"
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
+
+
+def news(game_id: str, version: int, draw: Callable[[], str]) -> tuple[int, str]:
+    """The event for a new version: the live part as it is now, and a version it shows at
+    least (read before drawing: a later action is sent again, never skipped); "version N is
+    out" if it cannot be drawn here, and the page fetches it as it would when polling."""
+    try:
+        drawn = version_now(game_id)
+        html = draw()
+    except Exception:  # noqa: BLE001  a game gone or a bad row: the page's own fetch says why
+        current_app.logger.exception("live: could not draw game %s", game_id)
+        return version, f"id: {version}\nevent: version\ndata: {version}\n\n"
+    finally:
+        db.session.remove()  # no connection held between two events
+    drawn = max(drawn, version)
+    lines = "".join(f"data: {line}\n" for line in html.splitlines())
+    return drawn, f"id: {drawn}\nevent: live\n{lines}\n"
 
 
 def version_now(game_id: str) -> int:
@@ -219,17 +293,17 @@ def version_now(game_id: str) -> int:
 
 @bp.get("/p/<token>/live")
 def player_live(token: str):
-    return stream(player_by_token(token).game)
+    return stream(player_by_token(token).game, lambda: player_screen(token, fragment=True))
 
 
 @bp.get("/t/<token>/live")
 def table_live(token: str):
-    return stream(game_by_table_token(token))
+    return stream(game_by_table_token(token), lambda: table_screen(token, fragment=True))
 
 
 @bp.get("/g/<game_id>/live")
 def banker_live(game_id: str):
-    return stream(load(game_id))
+    return stream(load(game_id), lambda: page("game_live.html", bank.find(game_id)))
 
 
 # -- links and QR codes on the banker's phone --------------------------------------------------
@@ -263,6 +337,7 @@ def codes(game_id: str):
         banker_url=banker_link(game),
         banker_qr=qr_svg(banker_link(game)),
         printable=printable,
+        phone_turns=offer(game, "phone_turns", {"allow": not state_turns(game)}, style="secondary"),
     )
 
 
@@ -286,6 +361,10 @@ def new_link_confirm(game_id: str, seat: int):
     game = load(game_id)
     seat_player(game, seat)
     return page("new_link.html", game, who=bank.state_of(game).players[seat])
+
+
+def state_turns(game: Game) -> bool:
+    return bank.state_of(game).settings.phone_turns
 
 
 @bp.post("/g/<game_id>/codes/<int:seat>/new")

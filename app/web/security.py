@@ -1,8 +1,12 @@
-"""Headers every response carries: no inline script, no framing, no token in a Referer."""
+"""Headers every response carries: no inline script, no framing, no token in a Referer; the
+session cookie Secure whenever the page came over https; the client's address and scheme
+from a proxy in front, when the host says one is there (PROXY_FIX)."""
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 CSP = "; ".join(
     [
@@ -25,9 +29,24 @@ HEADERS = {
 }
 
 
+class SessionOverHttps(SecureCookieSessionInterface):
+    """SESSION_COOKIE_SECURE, or the request came over https (directly, or as the proxy
+    says in X-Forwarded-Proto when PROXY_FIX trusts it): the cookie never goes out on http."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
 def register(app: Flask) -> None:
+    hops = int(app.config.get("PROXY_FIX") or 0)
+    if hops > 0:  # X-Forwarded-For/-Proto/-Host/-Prefix from that many proxies are believed
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops)
+    app.session_interface = SessionOverHttps()
+
     @app.after_request
     def secure(response: Response) -> Response:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
         return response

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from ..conftest import ALL_EDITIONS
+from ..support import ALL_EDITIONS
 
 US = ALL_EDITIONS["us-classic"]
 BOARDWALK = US.spaces[39]

@@ -12,7 +12,7 @@ import urllib.request
 
 from playwright.sync_api import Page, expect
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 GREENS = list(US.groups["green"].deeds)

@@ -8,10 +8,10 @@ import shutil
 import pytest
 
 from app import EDITIONS
-from app.rules import HOTEL, EditionError, RuleError, apply, load_editions, new_game, replay
-from app.rules.edition import load_edition_file
+from app.edition_files import load_edition_file, load_editions
+from app.rules import HOTEL, EditionError, RuleError, apply, new_game, replay
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 CHANCE, CHEST = 7, 2

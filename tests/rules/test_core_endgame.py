@@ -7,7 +7,7 @@ import pytest
 
 from app.rules import HOTEL, RuleError, apply, new_game, score
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 BOARDWALK, PARK_PLACE = 39, 37

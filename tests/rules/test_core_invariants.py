@@ -10,7 +10,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from app.rules import HOTEL, RuleError, apply, new_game, replay
 from app.rules.property import level
 
-from ..conftest import ALL_EDITIONS
+from ..support import ALL_EDITIONS
 
 US = ALL_EDITIONS["us-classic"]
 DEEDS = [d.index for d in US.deeds]

@@ -11,7 +11,7 @@ import pytest
 
 from app.rules import HOTEL, RuleError, apply, new_game, raisable, score_breakdown, total_worth
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 US2008 = ALL_EDITIONS["us-2008"]

@@ -7,7 +7,7 @@ import pytest
 from app.rules import HOTEL, RuleError, apply, new_game, rent_due
 from app.rules.property import lift_cost
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 GREENS = list(US.groups["green"].deeds)  # Pacific, North Carolina, Pennsylvania

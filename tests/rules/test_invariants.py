@@ -24,7 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from app.rules import HOTEL, RuleError, apply, new_game, replay
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 COLOUR_GROUPS = [g for g in US.groups.values() if g.house_price]

@@ -15,7 +15,7 @@ import pytest
 from app.rules import HOTEL, RuleError, apply, new_game, rent_due
 from app.rules.property import interest, lift_cost
 
-from ..conftest import setup_of
+from ..support import setup_of
 
 PARK_PLACE, BOARDWALK = 37, 39
 READING, PENNSYLVANIA_RR = 5, 15

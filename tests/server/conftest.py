@@ -19,7 +19,7 @@ import pytest
 
 from app import ROOT
 
-from ..conftest import setup_of
+from ..support import setup_of
 
 WORKERS = 3
 

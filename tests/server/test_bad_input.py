@@ -10,7 +10,7 @@ import pytest
 
 from app.models import Game, db
 
-from ..conftest import setup_of
+from ..support import setup_of
 
 BAD_AMOUNTS = [-5, 0, 10**12, 12.5, "ten", "", None, True, [5], {"n": 5}, "1e3", "5.0"]
 

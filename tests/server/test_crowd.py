@@ -17,7 +17,7 @@ import pytest
 
 from app import ROOT
 
-from ..conftest import setup_of
+from ..support import setup_of
 from .conftest import Server
 
 PAGES = 300
@@ -103,7 +103,7 @@ def test_hundreds_of_open_pages_hold_no_thread_and_never_starve_the_banker(comma
         pay = {"kind": "bank_pay", "player": 0, "amount": 1}
         status, done = command.call("POST", f"/api/games/{game_id}/actions", pay, key)
         assert status == 201 and done["seq"] == 1  # the banker is answered at once
-        assert read_until_all_hear(pages, b"data: 1\n", seconds=10) == PAGES
+        assert read_until_all_hear(pages, b"id: 1\n", seconds=10) == PAGES
     finally:
         for page in pages:
             page.close()

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, settings
 
 from app.models import Game, db
 
-from ..conftest import setup_of
+from ..support import setup_of
 
 
 @pytest.fixture

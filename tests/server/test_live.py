@@ -16,18 +16,26 @@ class Stream:
 
     def __init__(self, server: Server, token: str, seen: int = 0) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15)
+        self.token = token
         self.connection.request("GET", f"/p/{token}/live?v={seen}")
         self.response = self.connection.getresponse()
         assert self.response.status == 200
         assert self.response.getheader("Content-Type").startswith("text/event-stream")
 
     def next_version(self) -> int:
-        """The next "version N is out" event (keep-alive comments skipped)."""
+        """The version of the next event (keep-alive comments skipped); what it carries (the
+        page's live part, as drawn for that version) is kept in `shown`."""
+        version, shown = None, []
         while True:
             line = self.response.fp.readline()
             assert line, "the stream ended"
-            if line.startswith(b"data: "):
-                return int(line[6:])
+            if line.startswith(b"id: "):
+                version = int(line[4:])
+            elif line.startswith(b"data: "):
+                shown.append(line[6:].decode())
+            elif line == b"\n" and version is not None:
+                self.shown = "".join(shown)
+                return version
 
     def close(self) -> None:
         self.connection.close()
@@ -56,9 +64,11 @@ def test_every_stream_hears_of_every_action_done_on_another_process(server, othe
             status, _ = host.call("POST", f"/api/games/{game_id}/actions", body, key)
             assert status == 201
             assert [stream.next_version() for stream in streams] == [version] * len(streams)
-        # What the page then fetches shows the new state, whichever server it asks.
+        # Each page was sent its new live part: Bea's shows 5,000 plus two payments of 5.
+        assert all("5,010" in stream.shown for stream in streams if stream.token == tokens[1])
+        # And what a page fetches (when it polls) shows the same, whichever server it asks.
         _, fragment = other.call("GET", f"/p/{tokens[1]}?fragment=1", raw=True)
-        assert "5,010" in fragment  # Bea: 5,000 plus two payments of 5
+        assert "5,010" in fragment
     finally:
         for stream in streams:
             stream.close()

@@ -15,7 +15,7 @@ from app import bank
 from app.models import Game, db
 from app.rules import RuleError
 
-from ..conftest import setup_of
+from ..support import setup_of
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from app.bank import replayed_state
 from app.models import Game, db
 from app.rules import apply, new_game
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 FIRST = "13e6e4e29e6f"
 SCRIPTS = ScriptDirectory(str(ROOT / "migrations"))

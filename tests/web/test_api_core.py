@@ -7,7 +7,7 @@ import re
 import pytest
 from openapi_spec_validator import validate
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 BOARDWALK, PARK_PLACE, ELECTRIC = 39, 37, 12

@@ -3,7 +3,7 @@ edition's by default, and Get Out of Jail Free cards change hands in a trade (C3
 
 from __future__ import annotations
 
-from ..conftest import setup_of
+from ..support import setup_of
 
 INCOME_TAX = 4
 

@@ -10,8 +10,9 @@ from app import ROOT
 from app.models import Game, db
 from app.rules import KINDS, UNDO
 from app.rules.fields import SEAT
+from app.rules.turn import LANDING_KINDS, STEP
 
-from ..conftest import setup_of
+from ..support import setup_of
 
 CATALOGS = ROOT / "app" / "translations"
 
@@ -74,3 +75,11 @@ def test_a_refused_action_shows_its_declared_label_not_its_code(client, app):
         game = db.session.get(Game, made["id"])
         refused = offer(game, "auction_open", {"building": "house"})
     assert refused.error and refused.text == "Auction"
+
+
+@pytest.mark.parametrize("name", LANDING_KINDS)
+def test_r1_a_roll_carries_every_field_of_its_landings_action(name):
+    """R1: a roll's `land` step keeps each field the landing's own kind takes (the API
+    stores only the fields its schema names)."""
+    taken = set(KINDS[name].fields) - {"player", "passed_go"}
+    assert taken <= set(STEP["properties"]), f"{name}: {taken - set(STEP['properties'])}"

@@ -13,7 +13,7 @@ from app import bank
 from app.models import Game, db
 from app.rules import score
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 BOARDWALK, PARK_PLACE = 39, 37

@@ -7,7 +7,7 @@ import re
 from app.models import Game, db
 from app.rules import GameState
 
-from ..conftest import ALL_EDITIONS
+from ..support import ALL_EDITIONS
 
 US = ALL_EDITIONS["us-classic"]
 BOARDWALK = 39
@@ -159,3 +159,19 @@ def test_names_are_escaped_in_pages(client):
 
 def test_unknown_game_is_a_404_page(client):
     assert client.get("/g/nope/").status_code == 404
+
+
+def test_c2_p5_nearest_railroad_card_leads_to_twice_the_rent(client):
+    """C2, P5: the card moves Ana from Chance to the nearest railroad, which Bea owns; its
+    landing page asks for twice the deed's rent, as the card says."""
+    game_id = new_game(client)
+    chance, railroad = 7, 15  # the first Chance, then Pennsylvania Railroad
+    card = next(c.id for c in US.cards.values() if c.effect == "nearest" and c.kind == "railroad")
+    do(client, game_id, "buy", player="1", deed=str(railroad))
+    do(client, game_id, "place", player="0", space=str(chance))
+    moved = do(client, game_id, "card", player="0", card=card, space=str(chance))
+    assert moved.status_code == 302
+    assert f"/land/0/{railroad}" in moved.headers["Location"]
+    page = client.get(moved.headers["Location"]).text
+    twice = 2 * US.spaces[railroad].rent[0]
+    assert f"Ana pays Bea ${twice} rent for Pennsylvania Railroad" in page

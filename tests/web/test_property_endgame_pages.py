@@ -8,7 +8,7 @@ import re
 from app.models import Game, db
 from app.rules import HOTEL, GameState
 
-from ..conftest import ALL_EDITIONS
+from ..support import ALL_EDITIONS
 from .test_pages import new_game
 
 US = ALL_EDITIONS["us-classic"]

@@ -12,7 +12,7 @@ import pytest
 from app.models import Game, db
 from app.rules import HOTEL, GameState
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 GREENS = list(US.groups["green"].deeds)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 US = ALL_EDITIONS["us-classic"]
 PARK_PLACE, BOARDWALK = 37, 39

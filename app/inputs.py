@@ -1,0 +1,196 @@
+"""Bounded input: what may come into a game from the API, a form or a phone, read one way.
+
+- JSON bodies and form payloads are parsed by `parse_json`: no NaN or Infinity, no number of
+  more than DIGITS digits, no nesting deeper than DEPTH; anything else is a RuleError("input").
+- An action's fields and a game's setup are checked against the JSON Schema the OpenAPI
+  document publishes (`app/rules/fields.py`, the kinds' declarations, `openapi.setup_schema`),
+  and only the fields that schema names are kept, so nothing else is ever stored.
+- Forms and query strings send text: a field the schema says is a whole number is read from
+  plain ASCII digits (at most DIGITS), a flag from on/1/true/yes; anything else stays as it came
+  and is refused by the schema with the field's name.
+
+A missing field is left to the rules core, which says what it needs in its own words.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import cache
+
+from jsonschema import Draft202012Validator, validators
+
+from .rules import KINDS, RuleError
+from .rules.words import Phrase
+
+DIGITS = 12  # a whole number in a form or query string has at most this many digits
+JSON_DIGITS = 24  # in JSON: longer than any bound, so the schema says which bound it broke
+DEPTH = 8  # the deepest legitimate body (a setup, a trade, dealt hands) is 4 levels deep
+TRUE_WORDS = ("1", "true", "on", "yes")
+FALSE_WORDS = ("0", "false", "off", "no", "")
+
+LABELS = {  # the rules core's own words for a field, so the message reads the same
+    "player": Phrase("The player"),
+    "from": Phrase("The payer"),
+    "to": Phrase("The payee"),
+    "partner": Phrase("The partner"),
+    "creditor": Phrase("The creditor"),
+    "amount": Phrase("The amount"),
+    "owed": Phrase("The amount"),
+    "dice": Phrase("The dice total"),
+    "space": Phrase("The space"),
+    "deed": Phrase("The space"),
+    "deeds": Phrase("A deed"),
+    "lift": Phrase("A deed"),
+    "hands": Phrase("A deed"),
+    "levels": Phrase("A building level"),
+    "cash": Phrase("The cash in a trade"),
+    "offer": Phrase("The offer"),
+    "starting_cash": Phrase("The starting cash"),
+}
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number in JSON")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > JSON_DIGITS:
+        raise ValueError("number too long")
+    return int(text)
+
+
+def depth(value: object) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (a scalar is 0)."""
+    deepest, level = 0, [(value, 1)]
+    while level:
+        item, at = level.pop()
+        children: Iterable = ()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, at)
+        if deepest > DEPTH:
+            return deepest
+        level.extend((child, at + 1) for child in children)
+    return deepest
+
+
+def parse_json(data: bytes | str) -> object:
+    """A JSON document within bounds, else RuleError("input") with a message in words."""
+    try:
+        value = json.loads(data, parse_constant=_refuse_constant, parse_int=_bounded_int)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        raise RuleError(
+            "input", "The request body is not valid JSON (numbers of at most 24 digits)"
+        ) from None
+    if depth(value) > DEPTH:
+        raise RuleError("input", "The request body is nested too deeply") from None
+    return value
+
+
+# -- schema ------------------------------------------------------------------------------
+
+
+# A whole number is an int, never 5.0 or True (JSON Schema would count 5.0 as an integer).
+STRICT = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool)
+    ),
+)
+
+
+@cache
+def action_validator(kind: str) -> Draft202012Validator:
+    return STRICT({"type": "object", "properties": KINDS[kind].fields})
+
+
+@cache
+def setup_validator() -> Draft202012Validator:
+    from .web.openapi import setup_schema
+
+    return STRICT(setup_schema())
+
+
+def _coerced(value: object, schema: dict) -> object:
+    """Form text read as the schema's type when it plainly is one; else unchanged."""
+    kind = schema.get("type")
+    if isinstance(value, str):
+        text = value.strip()
+        if kind == "integer" and 0 < len(text) <= DIGITS and text.isascii() and text.isdigit():
+            return int(text)
+        if kind == "boolean" and text.lower() in TRUE_WORDS + FALSE_WORDS:
+            return text.lower() in TRUE_WORDS
+        if kind == "array" and len(text) <= 200 and isinstance(schema.get("items"), dict):
+            parts = [part.strip() for part in text.split(",")] if text else []
+            return [_coerced(part, schema["items"]) for part in parts]  # "1,1,2" from a form
+        return value
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_coerced(item, schema["items"]) for item in value]
+    if isinstance(value, dict) and "properties" in schema:
+        return _known(value, schema["properties"], required=())
+    return value
+
+
+def _known(fields: dict, properties: dict, required: Iterable[str]) -> dict:
+    """Only the fields the schema names, form text read as numbers and flags; an empty
+    optional field is no field."""
+    kept = {}
+    for name, value in fields.items():
+        schema = properties.get(name)
+        if schema is None:
+            continue
+        if value is None or (value == "" and name not in required and "type" in schema):
+            continue
+        kept[name] = _coerced(value, schema)
+    return kept
+
+
+def _check(validator: Draft202012Validator, value: dict) -> None:
+    errors = [e for e in validator.iter_errors(value) if e.validator != "required"]
+    if not errors:
+        return
+    error = min(errors, key=lambda e: (len(e.absolute_path), str(list(e.absolute_path))))
+    path = [p for p in error.absolute_path if isinstance(p, str)]
+    field = ".".join(path) or "body"
+    name = path[-1] if path else ""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    what = LABELS.get(name) or LABELS.get(path[0] if path else "")
+    if error.validator in ("minimum", "maximum") and what is not None:
+        low, high = schema.get("minimum", 0), schema.get("maximum", 10**DIGITS - 1)
+        raise RuleError(
+            "input", "{what} must be between {low:,} and {high:,}", what=what, low=low, high=high
+        )
+    if error.validator == "type" and schema.get("type") == "integer" and what is not None:
+        raise RuleError("input", "{what} must be a whole number", what=what)
+    if error.validator == "type" and schema.get("type") == "boolean":
+        raise RuleError("input", "{key} must be true or false", key=field)
+    if path == ["players"] and error.validator in ("minItems", "maxItems"):
+        raise RuleError("S1", "A game has 2 to 8 players")
+    raise RuleError("input", "The field {field} is not valid", field=field)
+
+
+def clean_payload(kind: object, payload: object) -> dict:
+    """An action's fields as they will be stored: known fields only, within the schema."""
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise RuleError("input", "Unknown action {kind}", kind=repr(kind)[:40])
+    if not isinstance(payload, dict):
+        raise RuleError("input", "The request body must be a JSON object")
+    declared = KINDS[kind]
+    kept = _known(payload, declared.fields, declared.required)
+    _check(action_validator(kind), kept)
+    return kept
+
+
+def clean_setup(setup: object) -> dict:
+    """A new game's setup as it will be stored: known settings only, within the schema."""
+    if not isinstance(setup, dict):
+        raise RuleError("input", "A new game is a JSON object")
+    schema = setup_validator().schema
+    kept = _known(setup, schema["properties"], schema["required"])
+    _check(setup_validator(), kept)
+    return kept

@@ -1,0 +1,134 @@
+"""The floor: the least a server can do for propagation.py's tap, to tell the machine's and
+the browsers' share of a figure from the product's.
+
+It serves the same page shapes as tablebank, with no database, no rules and no templates:
+the banker's money page (a `form.act` button), the POST that adds 1 to a balance in memory
+and redirects to the dashboard (a `.flash.done` line), and the player's page, whose live
+part (`#live`, `#balance`) is kept up to date by the product's own static/app.js: a
+Server-Sent Events stream that says "version N is out", then a fetch of the fragment. The
+same browser work on the client side; the server side reduced to nothing but HTTP.
+
+    python bench/floor.py --port 8123      # then open /p/floor and /g/floor/money
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from aiohttp import web
+
+APP_JS = Path(__file__).resolve().parent.parent / "static" / "app.js"
+GAME = "floor"
+
+
+class Table:
+    def __init__(self) -> None:
+        self.balance = 1500
+        self.version = 1
+        self.news = asyncio.Event()
+
+    def pay(self, amount: int) -> None:
+        self.balance += amount
+        self.version += 1
+        news, self.news = self.news, asyncio.Event()
+        news.set()
+
+
+def page(body: str) -> web.Response:
+    html = (
+        '<!doctype html><html><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>floor</title></head><body>{body}"
+        '<script src="/static/app.js" defer></script></body></html>'
+    )
+    return web.Response(text=html, content_type="text/html")
+
+
+def fragment(table: Table) -> str:
+    return f'<p>Balance <strong id="balance">${table.balance:,}</strong></p>'
+
+
+async def dashboard(request: web.Request) -> web.Response:
+    return page('<p class="flash done">Done.</p><h1>Dashboard</h1>')
+
+
+async def money(request: web.Request) -> web.Response:
+    amount = int(request.query.get("amount", "1"))
+    form = (
+        f'<form class="act" method="post" action="/g/{GAME}/act">'
+        f'<input type="hidden" name="amount" value="{amount}">'
+        f"<button>Bank pays ${amount}</button></form>"
+    )
+    return page(form)
+
+
+async def act(request: web.Request) -> web.Response:
+    form = await request.post()
+    request.app["table"].pay(int(form.get("amount", "1")))
+    raise web.HTTPSeeOther(f"/g/{GAME}/")
+
+
+async def player(request: web.Request) -> web.Response:
+    table = request.app["table"]
+    if request.query.get("fragment"):
+        return web.Response(text=fragment(table), content_type="text/html")
+    live = (
+        f'<div id="live" data-live="/p/{GAME}/live" data-version="{table.version}">'
+        f"{fragment(table)}</div>"
+    )
+    return page(live)
+
+
+async def stream(request: web.Request) -> web.StreamResponse:
+    table = request.app["table"]
+    answer = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+    await answer.prepare(request)
+    seen = int(request.query.get("v", "-1"))
+    try:
+        while True:
+            if table.version > seen:
+                seen = table.version
+                await answer.write(f"id: {seen}\nevent: version\ndata: {seen}\n\n".encode())
+            news = table.news
+            try:
+                await asyncio.wait_for(news.wait(), 15)
+            except TimeoutError:
+                await answer.write(b": still here\n\n")
+    except ConnectionResetError:  # the page went away
+        return answer
+
+
+async def state(request: web.Request) -> web.Response:
+    return web.json_response({"players": [{"cash": request.app["table"].balance}]})
+
+
+async def script(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(APP_JS)
+
+
+def make_app() -> web.Application:
+    app = web.Application()
+    app["table"] = Table()
+    app.router.add_get(f"/g/{GAME}/", dashboard)
+    app.router.add_get(f"/g/{GAME}/money", money)
+    app.router.add_post(f"/g/{GAME}/act", act)
+    app.router.add_get(f"/p/{GAME}", player)
+    app.router.add_get(f"/p/{GAME}/live", stream)
+    app.router.add_get(f"/api/{GAME}", state)
+    app.router.add_get("/api/editions", state)  # common.Server's "is it up?"
+    app.router.add_get("/static/app.js", script)
+    return app
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8123)
+    args = parser.parse_args()
+    web.run_app(make_app(), host=args.host, port=args.port, print=None)
+
+
+if __name__ == "__main__":
+    main()
