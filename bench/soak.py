@@ -11,6 +11,14 @@ the one command that replays its game. Exits 1 on any violation.
 
     .venv/bin/python bench/soak.py                      # 100,000 steps, seed 1
     .venv/bin/python bench/soak.py --seed 7 --game 12   # one game again, every step shown
+
+With --api sqlite|postgres the same moves go through the JSON API and the players' phones
+(Flask's test client, on a database made for the run and dropped after it), checked by
+tests/web/api_machine.py after every step: never a 500, 201 exactly when the rules core
+accepts, one log row per action done and none per refusal, the stored snapshot equal to the
+game's state and to the log replayed. Its figures count the answers by status.
+
+    .venv/bin/python bench/soak.py --api postgres --steps 2000
 """
 
 from __future__ import annotations
@@ -40,7 +48,7 @@ from tests.rules.machine import (  # noqa: E402
     refuses_everything_once_ended,
     replaying_the_log_gives_the_state,
 )
-from tests.web.api_machine import PHONE_KINDS, ApiPlay  # noqa: E402
+from tests.web.api_machine import ApiPlay  # noqa: E402
 
 NAMES = list(MOVES)
 WEIGHT_LIST = [WEIGHTS[n] for n in NAMES]
@@ -64,14 +72,17 @@ def play_one(seed: str, game: int, steps: int, replay_every: int, verbose: bool,
         if drawn is None:
             continue
         try:
-            if api is None:
+            if api is not None and setup["mode"] == "timed" and rng.random() < 0.002:
+                play.clock_runs_out()  # TL1
+            if play.state.ended or api is None:
                 done = play.tap(*drawn)
             else:
                 kind, payload = drawn
-                own = PHONE_KINDS.get(kind)
-                phone = own is not None and isinstance(payload.get(own), int)
-                done = play.tap(kind, payload, phone and rng.random() < play.phone_odds)
+                phone = play.may_phone(kind, payload) and rng.random() < play.phone_odds
+                done = play.tap(kind, payload, phone)
             play.check(step)
+            if done and drawn[0] == "undo":
+                replaying_the_log_gives_the_state(play)  # the state before, exactly
             if play.state.ended and rng.random() < 0.8:
                 refuses_everything_once_ended(play, chooser)
                 replaying_the_log_gives_the_state(play)
@@ -128,7 +139,7 @@ def main() -> int:
 
 
 def run(args, api) -> int:
-
+    """The run (or the one game asked for), through the rules core or, with `api`, the app."""
     if args.game is not None:
         try:
             play_one(args.seed, args.game, args.game_steps, 1, verbose=True, api=api)
@@ -149,7 +160,7 @@ def run(args, api) -> int:
     replay_command = f".venv/bin/python bench/soak.py --seed {args.seed}"
     if args.api:
         replay_command += f" --api {args.api}"
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     while steps < args.steps:
         budget = min(args.game_steps, args.steps - steps)
         try:
@@ -175,14 +186,17 @@ def run(args, api) -> int:
             command = f"{replay_command} --game {game}"
             violations.append(f"game {game}: crash\n{traceback.format_exc()}    replay: {command}")
         game += 1
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
 
     via = f"the JSON API on {args.api}" if args.api else "the rules core"
     print(f"through {via}")
     if statuses:
         print("answers", dict(sorted(statuses.items())), "(302: a phone sent back to its page)")
     print(f"seed {args.seed}: {steps:,} steps in {game:,} games ({ended:,} ended by the rules)")
-    print(f"time {elapsed:.1f} s, {steps / elapsed:,.0f} steps/s")
+    print(
+        f"time {elapsed:.1f} s, {steps / elapsed:,.0f} steps/s; "
+        f"CPU {cpu:.1f} s, {steps / cpu:,.0f} steps per CPU second"
+    )
     print("editions", editions, "modes", modes)
     print(f"{'kind':<14} {'accepted':>9} {'refused':>9}")
     for name in NAMES:
@@ -199,6 +213,7 @@ def run(args, api) -> int:
         "games": game,
         "seconds": round(elapsed, 1),
         "steps_per_s": round(steps / elapsed),
+        "cpu_seconds": round(cpu, 1),
         "violations": len(violations),
         "via": args.api or "core",
         "answers": statuses,

@@ -231,7 +231,8 @@ def bankrupt(turn: Turn) -> None:
         to_player(turn, debtor, creditor)
     else:
         to_bank(turn, debtor)
-    debtor.bankrupt, debtor.cash, debtor.jail_free, debtor.in_jail = True, 0, [], False
+    debtor.bankrupt, debtor.cash, debtor.jail_free = True, 0, []
+    debtor.in_jail, debtor.jail_tries = False, 0  # out of the game, out of jail (J3)
     withdraw_bid(turn, debtor)
     turn.state.bankruptcies += 1
     left = turn.state.in_play()

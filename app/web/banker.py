@@ -174,10 +174,15 @@ def dashboard(game_id: str):
     game = load(game_id)
     if bank.time_is_up(game):
         bank.perform(game.id, "end_game", {}, actor="clock", key="clock:end")  # TL1
-    turn = turns.turn_panel(game)
     if request.args.get("fragment"):
-        return page("_dashboard_live.html", game, turn=turn)
-    return page("game.html", game, undo=undo_offer(game), codes=True, turn=turn)
+        return dashboard_fragment(game)
+    return page("game.html", game, undo=undo_offer(game), codes=True, turn=turns.turn_panel(game))
+
+
+def dashboard_fragment(game: Game) -> str:
+    """The dashboard's live part: whose turn with the pad, the balances (the page's fetch and
+    the pushed news draw the same)."""
+    return page("_dashboard_live.html", game, turn=turns.turn_panel(game))
 
 
 @bp.get("/g/<game_id>/turn")
@@ -298,7 +303,16 @@ def land(game_id: str, seat: int, index: int):
         options=context.options(),
         dice_needed=context.dice_needed(),
         by_card=context.by_card,
+        place=place_offer(game, who, space),
     )
+
+
+def place_offer(game: Game, who, space: Space) -> Option | None:
+    """R1: the board is the truth; a token put right without anything else happening."""
+    if who.in_jail or who.position == space.index:
+        return None
+    label = _("Only put the token here (nothing is paid)")
+    return offer(game, "place", {"player": who.seat, "space": space.index}, label, "secondary")
 
 
 class Landing:
@@ -474,4 +488,10 @@ from . import turns  # noqa: E402  (the turn's pages use the options above)
 @bp.app_context_processor
 def turn_helpers() -> dict:
     """The waiting payment and the way out, on every page of the banker's (see _flash.html)."""
-    return {"debt_of": turns.debt_panel, "owe_link": turns.owe_link}
+    return {"debt_of": turns.debt_panel}
+
+
+@bp.app_template_global("owe_link")
+def owe_link(game: Game, option: Option) -> str:
+    """A refused payment's way out, wherever an action button is drawn (see _macros.html)."""
+    return turns.owe_link(game, option)

@@ -10,6 +10,7 @@ from ..rules import score_breakdown
 from ..rules.property import lift_cost
 from .args import seat_of
 from .banker import Option, load, offer, page
+from .players import stream
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
 
@@ -25,10 +26,25 @@ def auction(game_id: str):
     fields = {k: request.args.get(k) for k in ("player", "amount", "deed")}
     bid = offer(game, "bid", fields) if fields["amount"] else None
     close = offer(game, "auction_close", {"deed": fields["deed"]}, style="danger")
-    context = dict(auction=state.auction, fields=fields, bid=bid, close=close)
     if request.args.get("fragment"):
-        return page("_auction_live.html", game, chips=bid_chips(state), **context)
+        return auction_fragment(game)
+    context = dict(auction=state.auction, fields=fields, bid=bid, close=close)
     return page("auction.html", game, chips=bid_chips(state), **context)
+
+
+def auction_fragment(game) -> str:
+    """The auction's live part: the highest bid, the bid chips, the close."""
+    state = bank.state_of(game)
+    close = offer(game, "auction_close", {"deed": request.args.get("deed")}, style="danger")
+    return page(
+        "_auction_live.html", game, auction=state.auction, chips=bid_chips(state), close=close
+    )
+
+
+@bp.get("/auction/live")
+def auction_live(game_id: str):
+    """Bids from the phones on the banker's auction page at once (pushed like the others)."""
+    return stream(load(game_id), lambda: auction_fragment(bank.find(game_id)))
 
 
 STEPS = (10, 50, 100)

@@ -29,7 +29,7 @@ from ..models import Game, Player, db, new_token
 from ..rules import KINDS, RuleError, rent_due, score
 from . import turns
 from .args import arg, whole
-from .banker import expected_version, load, offer, page, payload_from_form
+from .banker import dashboard_fragment, expected_version, load, offer, page, payload_from_form
 from .present import CELL, board, history, history_page
 from .words import refused, said
 
@@ -303,7 +303,7 @@ def table_live(token: str):
 
 @bp.get("/g/<game_id>/live")
 def banker_live(game_id: str):
-    return stream(load(game_id), lambda: page("game_live.html", bank.find(game_id)))
+    return stream(load(game_id), lambda: dashboard_fragment(bank.find(game_id)))
 
 
 # -- links and QR codes on the banker's phone --------------------------------------------------

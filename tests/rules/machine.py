@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import fields
 from typing import Any
 
 from app.edition_files import load_editions
@@ -23,7 +22,7 @@ from app.rules import HOTEL, KINDS, GameState, RuleError, apply, new_game, repla
 from app.rules.edition import Edition
 from app.rules.landing import calls_for
 from app.rules.state import MODES
-from app.rules.turn import whose_turn
+from app.rules.turn import JAIL_TRIES, whose_turn
 from app.rules.wealth import raisable
 
 ALL_EDITIONS = load_editions()
@@ -128,6 +127,10 @@ class Play:
             seat = payload.get(key)
             if isinstance(seat, int) and before.players[seat].bankrupt:
                 raise Violation(f"K2: {kind} accepted for bankrupt seat {seat} ({key})")
+        if kind == "trade_accept":
+            offered = next(o for o in before.offers if o["id"] == payload["offer"])["trade"]
+            if any(before.players[offered[k]].bankrupt for k in ("player", "partner")):
+                raise Violation("K2: a trade with a bankrupt player was accepted")
         flow = check_movements(before, outcome.state, outcome.movements, kind)
         self.state = outcome.state
         self.log.append((kind, payload))
@@ -172,6 +175,15 @@ def detail(play: Play, kind: str, payload: dict, before: GameState, after: GameS
     """Which case of its kind an accepted action was, to show the soak covered them all."""
     if kind == "card":
         return f"card {play.edition.cards[payload['card']].effect}"
+    if kind == "roll":
+        who = payload["player"]
+        if before.players[who].in_jail:
+            return "roll in jail, " + ("stays" if after.players[who].in_jail else "out")
+        if payload.get("doubles") and before.doubles == 2:
+            return "roll, third doubles: to jail"
+        if "then" in payload:
+            return f"roll, a card moves on to {payload['then']['kind']}"
+        return f"roll, landing {payload['land']['kind']}" if "land" in payload else "roll alone"
     if kind == "bankrupt":
         to = "to a player" if payload.get("creditor") is not None else "to the bank"
         return f"bankrupt {to}" + (f", {after.settings.mode} game ends" if after.ended else "")
@@ -196,31 +208,21 @@ def detail(play: Play, kind: str, payload: dict, before: GameState, after: GameS
 
 # -- the invariants ------------------------------------------------------------------------------
 
-STATE_FIELDS = {f.name for f in fields(GameState)}
+
+PLAIN = (int, str, bool, float, type(None))
 
 
-def freeze(state: GameState) -> tuple:
-    """Everything a state holds, as plain values (read field by field, not through the
-    state's own copy, and much faster than to_dict)."""
-    if set(vars(state)) != STATE_FIELDS:
-        raise Violation(f"the state grew fields: {sorted(set(vars(state)) - STATE_FIELDS)}")
-    players = tuple((*vars(p).values(), tuple(p.jail_free)) for p in state.players)
-    deeds = tuple((i, d.owner, d.houses, d.mortgaged) for i, d in state.deeds.items())
-    return (
-        state.edition,
-        tuple(vars(state.settings).items()),
-        players,
-        deeds,
-        state.houses,
-        state.hotels,
-        state.pot,
-        state.ended,
-        json.dumps(state.auction, sort_keys=True),
-        tuple(state.to_auction),
-        state.bankruptcies,
-        json.dumps(state.offers, sort_keys=True),
-        state.offers_made,
-    )
+def freeze(value: object) -> object:
+    """Everything a state holds, as plain nested tuples: read field by field, not through the
+    state's own copy (which the check would then trust), and faster than to_dict."""
+    kind = type(value)
+    if kind in PLAIN:
+        return value
+    if kind is dict:
+        return tuple(sorted((str(k), freeze(v)) for k, v in value.items()))
+    if kind is list or kind is tuple:
+        return tuple(map(freeze, value))
+    return (kind.__name__, tuple((k, freeze(v)) for k, v in vars(value).items()))
 
 
 def check_movements(before: GameState, after: GameState, movements, kind: str) -> int:
@@ -313,6 +315,22 @@ def x1_each_deed_and_card_has_one_holder_who_is_in_the_game(play: Play) -> None:
         raise Violation(f"C3: Get Out of Jail Free cards held: {held}")
 
 
+def r1_r2_j3_whose_turn_doubles_and_jail_tries(play: Play) -> None:
+    """R1 the turn is a seat's, R2 at most two doubles in a row before the third sends the
+    player to jail, J3 at most two failed tries in jail (the third pays the fine); C1 the
+    cards remembered as drawn are the deck's own."""
+    state = play.state
+    if not 0 <= state.turn < len(state.players) or not 0 <= state.doubles <= 2:
+        raise Violation(f"R1: turn {state.turn}, doubles {state.doubles}")
+    for p in state.players:
+        if not 0 <= p.jail_tries < JAIL_TRIES or (p.jail_tries and not p.in_jail):
+            raise Violation(f"J3: {p.name} in jail {p.in_jail} with {p.jail_tries} tries")
+    for deck, ids in state.drawn.items():
+        cards = play.edition.cards
+        if len(ids) != len(set(ids)) or any(cards[i].deck != deck for i in ids):
+            raise Violation(f"C1: drawn from {deck}: {ids}")
+
+
 def k1_no_cash_below_zero(play: Play) -> None:
     for p in play.state.players:
         if type(p.cash) is not int or p.cash < 0:
@@ -379,6 +397,7 @@ CHECKS: list[Callable[[Play], None]] = [
     s3_buildings_on_the_board_and_in_the_bank_add_up,
     b1_b4_groups_are_even_whole_and_unmortgaged_when_built,
     x1_each_deed_and_card_has_one_holder_who_is_in_the_game,
+    r1_r2_j3_whose_turn_doubles_and_jail_tries,
     k1_no_cash_below_zero,
     k2_a_bankrupt_player_holds_nothing,
     k3_deeds_waiting_for_auction_are_the_bank_s,
@@ -692,26 +711,37 @@ def parking_pot(play: Play, c: Chooser) -> Tap:
     return "parking_pot", {"player": seat(play, c)}
 
 
-def undo(play: Play, c: Chooser) -> Tap:
-    return "undo", {}
+def a_call(play: Play, c: Chooser, state: GameState, seat_: int, dice: int) -> dict:
+    """The landing's own action where the player now stands, as a page would offer it."""
+    space = play.edition.spaces[state.players[seat_].position]
+    calls = calls_for(state, play.edition, seat_, space, dice)
+    call = c.pick(calls)
+    return {"kind": call.kind, **call.fields}
 
 
 def roll(play: Play, c: Chooser) -> Tap:
-    """R1, R2, J3: mostly the player whose turn it is, with the landing's own action (as
-    the turn page works it out) now and then; some doubles, some odd "doubles"."""
+    """R1, R2, J3: the seat whose turn it is rolls (now and then another); the landing's own
+    action is the one the space calls for, worked out on a trial of the roll, and `then` the
+    one a card that moved the player calls for."""
     current = whose_turn(play.state)
-    player = current.seat if current is not None and c.odds(5, 6) else seat(play, c)
-    dice = c.number(2, 12)
-    payload = {"player": player, "dice": dice}
-    if c.odds(1, 4):
+    player = current.seat if current and not c.odds(1, 10) else seat(play, c)
+    doubles = c.odds(1, 5)
+    dice = 2 * c.number(1, 6) if doubles else c.number(2, 12)
+    if doubles and c.odds(1, 20):
+        dice = c.pick((3, 5, 7, 9, 11))  # odd doubles: refused (R2)
+    payload: dict = {"player": player, "dice": dice}
+    if doubles:
         payload["doubles"] = True
-    mover = play.state.players[player]
-    if not mover.in_jail and c.odds(2, 3):
-        space = play.edition.spaces[(mover.position + dice) % 40]
-        calls = calls_for(play.state, play.edition, player, space, dice)
-        if calls:
-            call = c.pick(calls)
-            payload["land"] = {"kind": call.kind, **call.fields}
+    if c.odds(1, 10):
+        return "roll", payload
+    try:
+        moved = apply(play.state, play.edition, "roll", payload)
+        payload["land"] = a_call(play, c, moved.state, player, dice)
+        landed = apply(play.state, play.edition, "roll", payload)
+        if landed.next_space is not None and not c.odds(1, 10):
+            payload["then"] = a_call(play, c, landed.state, player, dice)
+    except (RuleError, IndexError):
+        pass  # the roll is refused, or its landing is: the tap itself says so
     return "roll", payload
 
 
@@ -725,6 +755,10 @@ def place(play: Play, c: Chooser) -> Tap:
 
 def phone_turns(play: Play, c: Chooser) -> Tap:
     return "phone_turns", {"allow": c.odds(1, 2)}
+
+
+def undo(play: Play, c: Chooser) -> Tap:
+    return "undo", {}
 
 
 MOVES: dict[str, Callable[[Play, Chooser], Tap]] = {
@@ -758,11 +792,11 @@ MOVES: dict[str, Callable[[Play, Chooser], Tap]] = {
         end_game,
         deal,
         parking_pot,
-        undo,
         roll,
         turn_to,
         place,
         phone_turns,
+        undo,
     )
 }
 missing = set(KINDS) - set(MOVES)
@@ -778,6 +812,8 @@ WEIGHTS = {name: 4 for name in MOVES} | {
     "build": 8,
     "buy": 8,
     "bid": 6,
+    "roll": 16,
+    "phone_turns": 1,
 }
 
 

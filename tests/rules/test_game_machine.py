@@ -46,6 +46,9 @@ class Draw(Chooser):
 
 
 class WholeGame(RuleBasedStateMachine):
+    """S1-S3, G1, P1-P7, T1, T2, C1-C3, J1-J3, B1-B6, M1-M5, X1-X3, K1-K4, SG1-SG3, TL1,
+    H1-H3, R1, R2: a table under a random banker, one rule per action kind."""
+
     play: Play
 
     @initialize(data=st.data())
@@ -88,7 +91,7 @@ for _name in MOVES:  # one rule per action kind, undo included
 
 
 WholeGame.TestCase.settings = settings(
-    max_examples=60,
+    max_examples=40,
     stateful_step_count=50,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

@@ -111,3 +111,16 @@ def test_b3_a_hotel_won_at_auction_goes_on_a_street_with_its_four_houses(levels,
     assert [after.deeds[i].houses for i in (MEDITERRANEAN, BALTIC)] == [4, 5]
     assert after.players[ANA].cash == state.players[ANA].cash - 50
     assert (after.houses, after.hotels) == (state.houses + 4, state.hotels - 1)
+
+
+def test_j3_k2_a_player_bankrupt_in_jail_leaves_with_no_tries_counted():
+    """J3, K2: a player who went bankrupt in jail after failed rolls for doubles left jail
+    but kept the count of tries ("try 2 of 3") while out of the game."""
+    state = new_game(US, setup_of())
+    state = tap(state, "go_to_jail", player=ANA)
+    state = tap(state, "turn_to", player=ANA)
+    state = tap(state, "roll", player=ANA, dice=7)  # no doubles: stays in jail, try 1 of 3
+    assert state.players[ANA].in_jail and state.players[ANA].jail_tries == 1
+    state = broke(state, ANA, creditor=BEA)
+    assert state.players[ANA].bankrupt
+    assert not state.players[ANA].in_jail and state.players[ANA].jail_tries == 0

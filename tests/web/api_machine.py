@@ -17,6 +17,8 @@ rules core on a mirror of the game says what each answer must be. After every ta
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
+from unittest.mock import patch
 
 from sqlalchemy import func, select
 
@@ -24,7 +26,7 @@ from app import bank
 from app.models import Action, Game, Player, db
 from app.rules import KINDS, RuleError, apply
 
-from ..rules.machine import Play, Violation, freeze
+from ..rules.machine import ENDS_AT, Play, Violation, freeze
 
 PHONE_KINDS = {kind.name: kind.own_seat for kind in KINDS.values() if kind.own_seat}
 
@@ -67,7 +69,7 @@ class ApiPlay(Play):
         self.calls += 1
         try:
             if by_phone:
-                token = self.tokens[payload[PHONE_KINDS[kind]]]
+                token = self.tokens[payload[self.phone_field(kind)]]
                 form = {"kind": kind, "payload": json.dumps(payload)}
                 answer = self.client.post(f"/p/{token}/do", data=form)
                 return answer.status_code, None
@@ -115,13 +117,40 @@ class ApiPlay(Play):
             if due and bank.replayed_state(game).to_dict() != stored:
                 raise Violation(f"{kind}: the log replayed is not the stored snapshot")
 
+    def clock_runs_out(self) -> None:
+        """TL1: the end time of a time-limited game passes. The next action is refused (422,
+        TL1) and the clock's own end_game is logged: the one refusal that adds a row."""
+        if self.setup["mode"] != "timed" or self.state.ended:
+            return
+        # The setup names no time zone: the end is read as UTC (TL1), and so is the clock.
+        later = datetime.fromisoformat(ENDS_AT).replace(tzinfo=UTC) + timedelta(minutes=1)
+        with patch.object(bank, "datetime", wraps=datetime) as clock:
+            clock.now.return_value = later
+            clock.fromisoformat.side_effect = datetime.fromisoformat
+            status, answer = self.send("pass_go", {"player": 0}, by_phone=False)
+        if status != 422 or (answer or {}).get("rule") != "TL1":
+            raise Violation(f"TL1: an action after the end time answered {status}: {answer}")
+        Play.tap(self, "end_game", {})
+        self.check_store("the clock's end_game", True, freeze(self.state))
+
+    def phone_field(self, kind: str) -> str | None:
+        """The field a player's own phone fills with its seat, for what a phone may do: pay,
+        bid, answer a trade, and roll for its own turn when the banker allows it (R1)."""
+        if kind == "roll" and self.state.settings.phone_turns:
+            return "player"
+        return PHONE_KINDS.get(kind)
+
+    def may_phone(self, kind: str, payload: dict) -> bool:
+        field = self.phone_field(kind)
+        return field is not None and isinstance(payload.get(field), int)
+
     def move(self, name, c) -> bool | None:
         drawn = self.draw(name, c)
         if drawn is None:
             return None
         kind, payload = drawn
-        by_phone = kind in PHONE_KINDS and isinstance(payload.get(PHONE_KINDS[kind]), int)
-        return self.tap(kind, payload, by_phone and c.number(1, 100) <= 100 * self.phone_odds)
+        by_phone = self.may_phone(kind, payload) and c.number(1, 100) <= 100 * self.phone_odds
+        return self.tap(kind, payload, by_phone)
 
     def draw(self, name, c):
         from ..rules.machine import MOVES

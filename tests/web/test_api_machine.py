@@ -25,7 +25,7 @@ from ..rules.test_game_machine import Draw
 from .api_machine import ApiPlay
 
 SHORT = settings(
-    max_examples=8,
+    max_examples=6,
     stateful_step_count=30,
     deadline=None,
     suppress_health_check=list(HealthCheck),
@@ -44,6 +44,11 @@ def machine_on(app, client):
         @rule(data=st.data())
         def k4_an_ended_game_refuses_every_action(self, data):
             refuses_everything_once_ended(self.play, Draw(data), tries=1)
+
+        @precondition(lambda self: self.play.setup["mode"] == "timed" and not self.play.state.ended)
+        @rule()
+        def tl1_the_end_time_passes(self):
+            self.play.clock_runs_out()
 
         @invariant()
         def the_rule_book_holds(self):

@@ -176,3 +176,20 @@ def test_p1_auction_chips_bid_in_one_tap_each(client, app):
     fragment = client.get(f"/g/{game_id}/auction?fragment=1").text
     assert "Highest $50 by Bea" in fragment and "Ana bids $60" in fragment
     assert "<html" not in fragment
+
+
+def test_r1_a_position_is_corrected_from_the_space_list(client, app):
+    game_id = new_game(client)
+    spaces = client.get(f"/g/{game_id}/land/0").text
+    assert 'id="here"' in spaces
+    page = client.get(f"/g/{game_id}/land/0/24").text
+    assert "Only put the token here" in page
+    client.post(f"/g/{game_id}/do", data={"kind": "place", "payload": payloads(page)[-1]})
+    after = state(app, game_id)
+    assert after.players[0].position == 24 and after.players[0].cash == 1500
+
+
+def test_k1_a_refused_money_move_offers_the_way_out_too(client):
+    game_id = new_game(client)
+    page = client.get(f"/g/{game_id}/money?kind=bank_collect&player=1&amount=2000").text
+    assert "Bea cannot pay $2,000" in page and "/owe?kind=bank_collect" in page
