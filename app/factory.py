@@ -32,6 +32,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     i18n.register(app)
     csrf.init_app(app)
     compress.init_app(app)  # a player's page in under 20 kB
+    app.after_request(static_files_whole)  # runs before Compress's hook: the last added runs first
 
     from .web import api, auth, banker, endgame, filters, limits, players, property, pwa, security
 
@@ -57,6 +58,15 @@ def create_app(overrides: dict | None = None) -> Flask:
     if app.config["UPGRADE_ON_START"]:
         db_setup.upgrade_schema(app)  # every game in progress is kept across versions
     return app
+
+
+def static_files_whole(response):
+    """app.css and app.js compressed like the pages: a file is sent as a stream, which
+    Compress leaves alone (live streams must flush), so a static file is read whole first."""
+    if request.endpoint == "static" and response.status_code == 200 and response.is_streamed:
+        response.direct_passthrough = False
+        response.set_data(response.get_data())
+    return response
 
 
 def api_errors_as_json(error: HTTPException):

@@ -51,7 +51,9 @@ def lighthouse_bin(given: str | None) -> list[str]:
     return ["npx", "--no-install", "lighthouse"]
 
 
-def audit(command: list[str], url: str, headers: dict, out: Path, chrome: str) -> dict:
+def audit(
+    command: list[str], url: str, headers: dict, out: Path, chrome: str, slowdown: float | None
+) -> dict:
     """One Lighthouse run: the category scores (0-100) and the audits that lost points."""
     args = [
         *command,
@@ -64,6 +66,8 @@ def audit(command: list[str], url: str, headers: dict, out: Path, chrome: str) -
     ]
     if headers:
         args.append(f"--extra-headers={json.dumps(headers)}")
+    if slowdown is not None:
+        args.append(f"--throttling.cpuSlowdownMultiplier={slowdown}")
     done = subprocess.run(
         args, env={**os.environ, "CHROME_PATH": chrome}, capture_output=True, text=True
     )
@@ -77,7 +81,7 @@ def audit(command: list[str], url: str, headers: dict, out: Path, chrome: str) -
             result = report["audits"][ref["id"]]
             if ref["weight"] and result["score"] is not None and result["score"] < 1:
                 lost.append(f"{category}:{ref['id']} ({result['score']:.2f})")
-    return {"scores": scores, "lost": lost}
+    return {"scores": scores, "lost": lost, "benchmark": report["environment"]["benchmarkIndex"]}
 
 
 def median_run(runs: list[dict]) -> dict:
@@ -85,7 +89,11 @@ def median_run(runs: list[dict]) -> dict:
     with every run's performance score alongside."""
     ordered = sorted(runs, key=lambda r: r["scores"]["performance"])
     middle = ordered[len(ordered) // 2]
-    return {**middle, "performance_runs": [r["scores"]["performance"] for r in runs]}
+    return {
+        **middle,
+        "performance_runs": [r["scores"]["performance"] for r in runs],
+        "benchmarks": [round(r["benchmark"]) for r in runs],
+    }
 
 
 def main() -> int:
@@ -95,6 +103,13 @@ def main() -> int:
     parser.add_argument("--chrome", default=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
     parser.add_argument("--actions", type=int, default=80, help="actions grown (default 80)")
     parser.add_argument("--runs", type=int, default=3, help="runs per page, median kept")
+    parser.add_argument("--pages", help="comma-separated subset, e.g. 'table screen,results'")
+    parser.add_argument(
+        "--cpu-slowdown",
+        type=float,
+        help="Lighthouse's CPU slowdown (default: its own, 4x, meant for a fast desktop; a "
+        "busy or slow machine, see each run's benchmark index, may want less)",
+    )
     parser.add_argument("--at-least", type=int, default=100, help="lowest score accepted")
     parser.add_argument("--keep", help="folder to keep the JSON reports in")
     args = parser.parse_args()
@@ -117,17 +132,34 @@ def main() -> int:
                 "table screen": (f"/t/{game.table_token}", {}),
                 "results": (f"/g/{game.id}/results", banker),
             }
+            if args.pages:
+                wanted = [name.strip() for name in args.pages.split(",")]
+                pages = {name: pages[name] for name in wanted}
             runs: dict[str, list[dict]] = {name: [] for name in pages}
             for n in range(args.runs):  # round robin: a busy moment hits every page alike
                 for name, (path, headers) in pages.items():
                     out = reports / f"{name.replace(' ', '-')}-{n + 1}.json"
-                    runs[name].append(audit(command, server.url + path, headers, out, args.chrome))
+                    runs[name].append(
+                        audit(
+                            command,
+                            server.url + path,
+                            headers,
+                            out,
+                            args.chrome,
+                            args.cpu_slowdown,
+                        )
+                    )
             results = {name: median_run(found) for name, found in runs.items()}
     rows = [
-        [name, *(r["scores"][c] for c in CATEGORIES), " ".join(map(str, r["performance_runs"]))]
+        [
+            name,
+            *(r["scores"][c] for c in CATEGORIES),
+            " ".join(map(str, r["performance_runs"])),
+            " ".join(map(str, r["benchmarks"])),
+        ]
         for name, r in results.items()
     ]
-    print(table(["page", *CATEGORIES, "performance, each run"], rows))
+    print(table(["page", *CATEGORIES, "performance, each run", "benchmark index"], rows))
     for name, r in results.items():
         if r["lost"]:
             print(f"{name}: points lost on {', '.join(r['lost'])}")

@@ -3,23 +3,21 @@
 (function () {
   "use strict";
   function pad(n) { return String(n).padStart(2, "0"); }
-  var lang = document.documentElement.lang || undefined;
-  var formats = {};  // one formatter per style: making one is the costly part
-  function format(style) {
-    if (!formats[style]) {
-      var opts = { hour: "2-digit", minute: "2-digit" };
-      if (style === "date") { opts.month = "short"; opts.day = "numeric"; }
-      formats[style] = new Intl.DateTimeFormat(lang, opts);
-    }
-    return formats[style];
-  }
+  // Times as the reader's clock shows them (24-hour, the browser's own zone). Done by hand:
+  // Intl's formatters cost a phone more than the whole rest of this file.
   function localTimes(root) {
-    if (!window.Intl) { return; }
     root.querySelectorAll("time[data-local]").forEach(function (el) {
       var d = new Date(el.getAttribute("datetime"));
-      if (!isNaN(d)) { el.textContent = format(el.dataset.local).format(d); }
+      if (isNaN(d)) { return; }
+      var text = pad(d.getHours()) + ":" + pad(d.getMinutes());
+      if (el.dataset.local === "date") {
+        text = d.getFullYear() + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate()) + " " + text;
+      }
+      if (el.textContent !== text) { el.textContent = text; }  // the server knew: no relayout
     });
   }
+  // The server writes times in this reader's zone from now on (its offset, in minutes).
+  document.cookie = "tzo=" + new Date().getTimezoneOffset() + "; path=/; max-age=31536000; SameSite=Lax";
   localTimes(document);
   var live = document.getElementById("live");
   if (live) { live.addEventListener("updated", function () { localTimes(live); tick(); }); }

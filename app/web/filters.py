@@ -4,10 +4,10 @@ times in UTC for the browser to show in its reader's zone."""
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Flask
+from flask import Flask, request
 
 
 def register(app: Flask) -> None:
@@ -21,20 +21,34 @@ def register(app: Flask) -> None:
 
     @app.template_filter("clock")
     def clock(value: datetime | str, zone: str | None = None, with_date: bool = False) -> str:
-        """The time as the page says it before app.js puts it in the reader's own zone: in
-        the banker's zone when known, else in UTC, said so."""
+        """The time as the page says it, in the reader's zone when their browser told us
+        (app.js keeps its offset in a cookie), else the banker's, else UTC, said so; app.js
+        puts it in the reader's own zone where it differs."""
         when = as_utc(value)
+        shown_in = reader_zone()
         try:
-            when = when.astimezone(ZoneInfo(zone)) if zone else when
+            shown_in = shown_in or (ZoneInfo(zone) if zone else None)
         except (ZoneInfoNotFoundError, ValueError):
-            zone = None
+            shown_in = None
+        when = when.astimezone(shown_in) if shown_in else when
         shown = when.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
-        return shown if zone else f"{shown} UTC"
+        return shown if shown_in else f"{shown} UTC"
 
     @app.template_filter("ink")
     def ink(colour: str) -> str:
         """Black or white, whichever reads better on this colour (WCAG contrast)."""
         return ink_on(colour)
+
+
+def reader_zone() -> timezone | None:
+    """The reader's UTC offset as their browser last gave it (minutes west of UTC, as
+    JavaScript's getTimezoneOffset says), None when unknown or unreadable."""
+    raw = request.cookies.get("tzo", "") if request else ""
+    try:
+        minutes = int(raw)
+    except ValueError:
+        return None
+    return timezone(-timedelta(minutes=minutes)) if -900 <= minutes <= 900 else None
 
 
 def as_utc(value: datetime | str) -> datetime:

@@ -96,7 +96,11 @@ def setup_schema() -> dict:
                 "description": "TL1: ISO time of the end, with its offset, or local to "
                 "time_zone (UTC when neither); stored and shown as UTC",
             },
-            "time_zone": {"type": "string", "description": "IANA name, e.g. America/New_York"},
+            "time_zone": {
+                "type": "string",
+                "maxLength": 64,
+                "description": "IANA name, e.g. America/New_York",
+            },
             "free_parking_jackpot": FLAG,
             "double_go": FLAG,
             "no_auctions": FLAG,

@@ -3,6 +3,8 @@ results: in headless Chromium at a phone's size, looking at what a person sees."
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Browser, Page, expect
 
 from ..support import ALL_EDITIONS
@@ -126,12 +128,13 @@ def test_sg4_results_page_ranks_the_players_on_a_phone(phone: Page, live_server)
     buy(phone, "Ana", "Boardwalk")  # Ana pays the rent
     phone.get_by_role("link", name="End the game").click()
     phone.get_by_role("button", name="the game ends").click()
-    phone.get_by_role("link", name="The game has ended: results").click()
+    expect(phone).to_have_url(re.compile(r"/results$"))  # the ending lands on the results
+    expect(phone.locator(".winner")).to_have_text(re.compile(r"Bea\s+wins the game"))
     ranking = phone.locator(".ranking li")
     expect(ranking.first).to_contain_text("Bea")
     rent = US.spaces[39].rent[0]
-    expect(ranking.first.locator(".total")).to_have_text(f"${1500 + rent:,}")
-    expect(ranking.last.locator(".total")).to_have_text(f"${1500 - rent:,}")
+    expect(ranking.first.locator(".total")).to_have_text(f"Net worth ${1500 + rent:,}")
+    expect(ranking.last.locator(".total")).to_have_text(f"Net worth ${1500 - rent:,}")
     expect(phone.locator("svg.chart polyline")).to_have_count(2)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]

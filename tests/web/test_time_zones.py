@@ -84,3 +84,15 @@ def test_history_lines_carry_their_time_in_utc(client):
     stamp = re.search(r'<time datetime="([^"]+)" data-local="time">(\d\d:\d\d) UTC</time>', page)
     assert stamp is not None
     assert abs(datetime.fromisoformat(stamp.group(1)) - datetime.now(UTC)) < timedelta(hours=1)
+
+
+def test_history_is_written_in_the_readers_zone_once_their_browser_said_it(client):
+    game_id = new_timed_game(client, "2099-01-01T20:00", None)
+    client.post(f"/g/{game_id}/do", data={"kind": "bank_pay", "player": "0", "amount": "10"})
+    client.set_cookie("tzo", "-540")  # a browser in Tokyo: 9 hours east of UTC
+    page = client.get(f"/g/{game_id}/history").text
+    stamp = re.search(r'<time datetime="([^"]+)" data-local="time">([^<]+)</time>', page)
+    tokyo = datetime.fromisoformat(stamp.group(1)).astimezone(ZoneInfo("Asia/Tokyo"))
+    assert stamp.group(2) == tokyo.strftime("%H:%M")
+    client.set_cookie("tzo", "nonsense")
+    assert " UTC</time>" in client.get(f"/g/{game_id}/history").text
