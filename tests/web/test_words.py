@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from app import integrity
 from app.models import Game, db
 
 from .test_property_pages import BOARDWALK, GREENS, PARK_PLACE, READING, do, new_game, text
@@ -104,9 +105,10 @@ def test_b5_a_sentence_counts_one_house_and_one_hotel_in_the_singular(client, ap
     game_id = new_game(client)
     for deed in GREENS:
         do(client, game_id, "buy", player=0, deed=deed)
-    with app.app_context():
+    with app.app_context():  # arranged: a bank short of buildings, sealed as the bank would
         game = db.session.get(Game, game_id)
         game.state = {**game.state, "houses": 2, "hotels": 1}
+        integrity.seal(game)
         db.session.commit()
     do(client, game_id, "build", player=0, group="green", levels=[1, 0, 0])
     history = read(client, f"/g/{game_id}/history")
