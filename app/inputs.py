@@ -150,7 +150,23 @@ def _known(fields: dict, properties: dict, required: Iterable[str]) -> dict:
     return kept
 
 
+def _nul_at(value: object, path: str) -> str | None:
+    """Where a text holds a NUL character (PostgreSQL can store none), if anywhere."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    if isinstance(value, dict | list):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            found = _nul_at(item, f"{path}.{key}" if path else str(key))
+            if found:
+                return found
+    return None
+
+
 def _check(validator: Draft202012Validator, value: dict) -> None:
+    nul = _nul_at(value, "")
+    if nul is not None:
+        raise RuleError("input", "The field {field} is not valid", field=nul)
     errors = [e for e in validator.iter_errors(value) if e.validator != "required"]
     if not errors:
         return

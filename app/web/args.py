@@ -27,6 +27,10 @@ def seat_of(text: object, state: GameState) -> int | None:
     return seat if seat is not None and seat < len(state.players) else None
 
 
+LARGEST = 2**31 - 1  # the database's integer columns hold no more
+
+
 def arg(name: str) -> int | None:
-    """A whole-number query argument of the request."""
-    return whole(request.args.get(name, ""))
+    """A whole-number query argument of the request (None when no column could hold it)."""
+    found = whole(request.args.get(name, ""))
+    return found if found is None or found <= LARGEST else None

@@ -4,7 +4,7 @@ from a proxy in front, when the host says one is there (PROXY_FIX)."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response, abort, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -42,6 +42,13 @@ def register(app: Flask) -> None:
     if hops > 0:  # X-Forwarded-For/-Proto/-Host/-Prefix from that many proxies are believed
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops)
     app.session_interface = SessionOverHttps()
+
+    @app.before_request
+    def no_nul_in_the_address():
+        """An id or token with a NUL character names nothing (and PostgreSQL would refuse
+        to even look it up)."""
+        if any("\x00" in str(v) for v in (request.view_args or {}).values()):
+            abort(404)
 
     @app.after_request
     def secure(response: Response) -> Response:

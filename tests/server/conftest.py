@@ -46,7 +46,7 @@ class Server:
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=env, start_new_session=True, stderr=self.log
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a loaded machine boots workers slowly
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 urllib.request.urlopen(self.url + "/api/editions", timeout=1).close()

@@ -45,6 +45,7 @@ def post_raw(client, url, text, headers):
         b'{"kind": "pass_go", "player": "\xff"}',
         '{"kind": "pass_go", "player": 0, "expected_version": 1e400}',
         '{"kind": "pass_go", "player": 0, "idempotency_key": ["a"]}',
+        '{"kind": "bank_pay", "player": 0, "amount": 5, "note": "a\\u0000b"}',
     ],
 )
 def test_a_bad_body_is_refused_with_words_and_changes_nothing(client, app, game, text):
@@ -122,3 +123,13 @@ def test_form_fields_are_read_as_numbers_and_stored_as_numbers(client, app):
         row = db.session.query(Action).filter_by(game_id=game_id).one()
         assert row.payload == {"player": 1, "amount": 50}
         assert [p["cash"] for p in game.state["players"]] == [2000, 2050]
+
+
+def test_a_nul_character_or_a_huge_page_number_in_an_address_is_no_error(client, game):
+    game_id, headers = game
+    assert client.get("/api/games/a%00b", headers=headers).status_code == 404
+    assert client.get("/g/a%00b/").status_code == 404
+    assert client.get("/p/a%00b").status_code == 404
+    history = client.get(f"/api/games/{game_id}/actions?before=999999999999", headers=headers)
+    assert history.status_code == 200
+    assert client.get(f"/g/{game_id}/history?before=999999999999").status_code in (200, 403)

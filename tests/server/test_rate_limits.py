@@ -50,6 +50,7 @@ def phone(server: Server, token: str):
 
 def test_writes_from_one_player_link_are_limited_and_the_banker_goes_on(limited, database_url):
     status, created = limited.call("POST", "/api/games", setup_of(starting_cash=5000))
+    assert status == 201, (status, created)
     game_id, key = created["id"], created["banker_key"]
     engine = create_engine(normalised(limited.db_url))
     with engine.connect() as connection:
