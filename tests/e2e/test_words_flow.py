@@ -147,8 +147,6 @@ def test_x1_a_trade_offer_on_the_phone_is_accepted_with_accept(
     offer.get_by_role("button", name="Accept").click()
     expect(bea.get_by_role("status")).to_contain_text("Ana trades with Bea")
     expect(bea.locator("#balance")).to_have_text("$1,000")
-    bea.locator("summary", has_text="Pay someone").click()
-    bea.get_by_label("Amount").fill("25")
-    bea.get_by_role("button", name="Preview").click()
+    bea.goto(links["Bea"] + "/preview?to=0&amount=25")  # a bid or payment to confirm
     expect(bea.locator("header.phone-bar")).to_have_text(re.compile(r"←\s*Bea\s*\$1,000"))
     no_sideways_scroll(bea)
