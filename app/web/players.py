@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -41,6 +42,10 @@ OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at
 TABLE_HISTORY = 6  # the last actions the table screen shows
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
 KEEPALIVE = 15
+# Streams drawing at once, per process. Under gevent a query yields, so without a bound the
+# pages of a busy table would hold every pooled connection and leave the banker waiting
+# (seen on PostgreSQL: pool exhausted, 503s). The other draws wait their turn.
+DRAWING = threading.BoundedSemaphore(3)
 
 
 def qr_svg(url: str) -> Markup:
@@ -272,8 +277,9 @@ def news(game_id: str, version: int, draw: Callable[[], str]) -> tuple[int, str]
     least (read before drawing: a later action is sent again, never skipped); "version N is
     out" if it cannot be drawn here, and the page fetches it as it would when polling."""
     try:
-        drawn = version_now(game_id)
-        html = draw()
+        with DRAWING:
+            drawn = version_now(game_id)
+            html = draw()
     except Exception:  # noqa: BLE001  a game gone or a bad row: the page's own fetch says why
         current_app.logger.exception("live: could not draw game %s", game_id)
         return version, f"id: {version}\nevent: version\ndata: {version}\n\n"
