@@ -123,11 +123,9 @@ def test_p1_the_auction_page_shows_a_phones_bid_at_once(browser, phone: Page, li
     expect(balance(phone, 1)).to_have_text(f"${1500 - 150:,}")
 
 
-@pytest.mark.parametrize(
-    ("language", "turn", "moves"),
-    [("es", "Turno de Ana", "Ana saca 5 y avanza a"), ("ja", "Anaの番", "Anaは5を出して")],
-)
-def test_r1_the_turn_in_spanish_and_japanese(browser, live_server, language, turn, moves):
+def banker_in(browser, live_server: str, language: str):
+    """A phone in `language`, banker of a new game of Ana and Bea, on its dashboard: the
+    browser context, the page, and the dashboard's address."""
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, locale=language
     )
@@ -136,7 +134,17 @@ def test_r1_the_turn_in_spanish_and_japanese(browser, live_server, language, tur
     made = phone.request.post(
         live_server + "/api/games", data={"edition": "us-classic", "players": players}
     ).json()
-    phone.goto(f"{live_server}/g/{made['id']}/?key={made['banker_key']}")
+    dashboard = f"{live_server}/g/{made['id']}/"
+    phone.goto(f"{dashboard}?key={made['banker_key']}")
+    return context, phone, dashboard
+
+
+@pytest.mark.parametrize(
+    ("language", "turn", "moves"),
+    [("es", "Turno de Ana", "Ana saca 5 y avanza a"), ("ja", "Anaの番", "Anaは5を出して")],
+)
+def test_r1_the_turn_in_spanish_and_japanese(browser, live_server, language, turn, moves):
+    context, phone, _ = banker_in(browser, live_server, language)
     expect(phone.locator(".turn")).to_contain_text(turn)
     pad(phone, 5)
     expect(phone.locator(".option").first).to_contain_text(moves)
@@ -151,16 +159,7 @@ def test_c1_p1_cards_money_and_auction_in_spanish_and_japanese(
     browser, live_server, language, short
 ):
     """The new flows read in the reader's language, and work by the same taps."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, locale=language
-    )
-    phone = context.new_page()
-    players = [{"name": "Ana", "colour": "#e03131"}, {"name": "Bea", "colour": "#1971c2"}]
-    made = phone.request.post(
-        live_server + "/api/games", data={"edition": "us-classic", "players": players}
-    ).json()
-    dashboard = f"{live_server}/g/{made['id']}/"
-    phone.goto(f"{dashboard}?key={made['banker_key']}")
+    context, phone, dashboard = banker_in(browser, live_server, language)
     pad(phone, 2)  # Community Chest
     collect = phone.locator(".card-btn", has=phone.locator(".amount.in")).first
     gain = int(re.sub(r"\D", "", collect.locator(".amount").inner_text()))
