@@ -3,13 +3,47 @@
 
 gevent workers: each connection is a greenlet, so the players' open live pages cost memory,
 not threads. No preload: gevent patches the standard library in each worker before the app
-is made there, and the schema upgrade at start takes a lock, one worker at a time.
+is made there.
+
+The schema is upgraded once, before any worker starts (`on_starting`), and workers boot
+without touching the database. gunicorn stops the whole server when a worker fails to boot:
+if workers upgraded at boot, one worker restarted (a crash, a timeout) while the database is
+down would take every table's server down for good, instead of a few 503s.
 """
+
+import os
+import subprocess
+import sys
+
+# The operator's own choice, read once: the master sets it to false for its workers.
+UPGRADE_ON_START = os.environ.get("TABLEBANK_UPGRADE_ON_START", "true").lower() != "false"
 
 worker_class = "gevent"
 worker_connections = 5000  # open live pages and requests at once, per worker
 graceful_timeout = 5  # live streams end at once on shutdown; requests get this long
 keepalive = 5
+# The control socket has one path per user: two servers on one host would take each other's.
+control_socket_disable = True
+
+
+def on_starting(server) -> None:
+    upgrade_schema_once(server)
+
+
+def on_reload(server) -> None:  # SIGHUP: new code may bring a new migration
+    upgrade_schema_once(server)
+
+
+def upgrade_schema_once(server) -> None:
+    """In a process of its own: the master stays free of Flask and the drivers, which gevent
+    must patch in each worker before they are imported."""
+    if not UPGRADE_ON_START:
+        return
+    os.environ.pop("TABLEBANK_UPGRADE_ON_START", None)
+    done = subprocess.run([sys.executable, "-c", "from app import create_app; create_app()"])
+    if done.returncode != 0:
+        sys.exit("tablebank: the database schema could not be upgraded (see above)")
+    os.environ["TABLEBANK_UPGRADE_ON_START"] = "false"  # workers inherit the master's environment
 
 
 def worker_int(worker) -> None:

@@ -149,3 +149,21 @@ def test_a_frozen_database_is_a_503_not_a_hang_and_the_server_recovers(cluster, 
     finally:
         cluster.signal(signal.SIGCONT)
     works_again(served, game_id, key)
+
+
+def test_a_worker_that_restarts_while_the_database_is_down_keeps_the_server_up(cluster, served):
+    """gunicorn stops the whole server when a worker cannot boot: a worker must boot without
+    the database, so a crash or a timeout during an outage costs 503s, not the server."""
+    game_id, key = game_and_page(served)
+    assert served.call("POST", f"/api/games/{game_id}/actions", {"kind": "pass_go", "player": 0},
+                       key=key)[0] == 201  # fmt: skip
+    cluster.stop()
+    workers = subprocess.run(
+        ["pgrep", "-P", str(served.process.pid)], capture_output=True, text=True
+    ).stdout.split()
+    for worker in workers:
+        os.kill(int(worker), signal.SIGKILL)
+    answers_while_down(served, game_id, key)  # served by the workers booted during the outage
+    assert served.process.poll() is None, served.errors()
+    cluster.start()
+    works_again(served, game_id, key)
