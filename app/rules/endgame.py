@@ -5,7 +5,6 @@ from __future__ import annotations
 from .actions import Turn, action, take_pot, whole_number
 from .edition import Space
 from .errors import RuleError
-from .fields import AMOUNT, BUILDING, DEEDS, FLAG, HANDS, SEAT, SPACE
 from .property import colour_group, level, set_levels, settle_mortgaged
 from .state import HOTEL, PlayerState
 from .wealth import raisable
@@ -42,11 +41,7 @@ def lowest_house_price(turn: Turn) -> int:
 
 
 @action(
-    "decline",
-    label=N_("Decline"),
-    rules="P1, H3",
-    fields={"player": SEAT, "deed": SPACE, "passed_go": FLAG},
-    required=("player", "deed"),
+    "decline", label=N_("Decline"), rules="P1, H3", needs=("player", "deed"), may=("passed_go",)
 )
 def decline(turn: Turn) -> None:
     """P1: a declined deed goes to auction at once; H3: it simply stays with the bank."""
@@ -67,12 +62,7 @@ def decline(turn: Turn) -> None:
     auction_open(turn)
 
 
-@action(
-    "auction_open",
-    label=N_("Auction"),
-    rules="P1, B5",
-    fields={"deed": SPACE, "building": BUILDING},
-)
+@action("auction_open", label=N_("Auction"), rules="P1, B5", may=("deed", "building"))
 def auction_open(turn: Turn) -> None:
     """P1: a declined deed goes to auction at once; B5: a building the bank is short of."""
     if turn.state.auction:
@@ -108,14 +98,7 @@ def running(turn: Turn) -> dict:
     return turn.state.auction
 
 
-@action(
-    "bid",
-    label=N_("Bid"),
-    rules="P1",
-    fields={"player": SEAT, "amount": AMOUNT},
-    required=("player", "amount"),
-    own_seat="player",
-)
+@action("bid", label=N_("Bid"), rules="P1", needs=("player", "amount"), own_seat="player")
 def bid(turn: Turn) -> None:
     """P1: each bid beats the last and is no more than the bidder's cash."""
     auction, player = running(turn), turn.player()
@@ -140,7 +123,7 @@ def bid(turn: Turn) -> None:
     "auction_close",
     label=N_("Close the auction"),
     rules="P1, B5; deed places a building won",
-    fields={"deed": SPACE},
+    may=("deed",),
 )
 def auction_close(turn: Turn) -> None:
     """P1: the highest bidder pays the bank; no bid, the deed stays with the bank."""
@@ -197,8 +180,8 @@ def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
     "bankrupt",
     label=N_("Declare bankruptcy"),
     rules="K1-K3, SG3; no creditor: the bank",
-    fields={"player": SEAT, "owed": AMOUNT, "creditor": SEAT, "lift": DEEDS},
-    required=("player", "owed"),
+    needs=("player", "owed"),
+    may=("creditor", "lift"),
 )
 def bankrupt(turn: Turn) -> None:
     """K1-K3, SG3: a player who cannot pay what they owe leaves the game."""
@@ -304,12 +287,7 @@ def end(turn: Turn) -> None:
     turn.say("the game ends")
 
 
-@action(
-    "end_game",
-    label=N_("End the game"),
-    rules="TL1, SG4",
-    fields={},
-)
+@action("end_game", label=N_("End the game"), rules="TL1, SG4")
 def end_game(turn: Turn) -> None:
     """TL1: the end time has come, or the banker ends the game early; scored by SG4."""
     end(turn)
@@ -318,13 +296,7 @@ def end_game(turn: Turn) -> None:
 # -- dealt deeds and the Free Parking pot ------------------------------------------------------
 
 
-@action(
-    "deal",
-    label=N_("Deal"),
-    rules="SG1, TL1",
-    fields={"hands": HANDS},
-    required=("hands",),
-)
+@action("deal", label=N_("Deal"), rules="SG1, TL1", needs=("hands",))
 def deal(turn: Turn) -> None:
     """SG1, TL1: deeds dealt to each player, who pays the printed price for each at once."""
     hands = turn.payload.get("hands")
@@ -356,13 +328,7 @@ def deal(turn: Turn) -> None:
         turn.say("{player} is dealt {deeds}", player=player.name, deeds=", ".join(names) or "—")
 
 
-@action(
-    "parking_pot",
-    label=N_("Take the pot"),
-    rules="H1",
-    fields={"player": SEAT},
-    required=("player",),
-)
+@action("parking_pot", label=N_("Take the pot"), rules="H1", needs=("player",))
 def parking_pot(turn: Turn) -> None:
     """H1: the player on Free Parking takes the pot."""
     player = turn.player()
