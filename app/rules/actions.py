@@ -386,7 +386,7 @@ def buy(turn: Turn) -> None:
         raise RuleError(
             "P1", "{deed} already belongs to {owner}", deed=deed.name, owner=turn.owner(deed).name
         )
-    if turn.state.auction and turn.state.auction.get("deed") == deed.index:
+    if turn.state.auctioning(deed.index):
         raise RuleError("P1", "{deed} is being auctioned", deed=deed.name)
     if deed.index in turn.state.to_auction:
         raise RuleError("K3", "{deed} is being auctioned", deed=deed.name)  # waits its turn

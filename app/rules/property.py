@@ -8,7 +8,7 @@ import math
 from .actions import Turn, action, apply, whole_number
 from .edition import Group
 from .errors import RuleError
-from .state import HOTEL, GameState, PlayerState
+from .state import HOTEL, GameState, PlayerState, TradeOffer
 from .words import N_
 
 
@@ -481,13 +481,13 @@ def trade_offer(turn: Turn) -> None:
     apply(turn.state, turn.edition, "trade", trade_payload)  # refused now: not offered
     player, partner = turn.player(), turn.player("partner")
     turn.state.offers_made += 1
-    turn.state.offers.append({"id": turn.state.offers_made, "trade": trade_payload})
+    turn.state.offers.append(TradeOffer(turn.state.offers_made, trade_payload))
     turn.say("{player} offers {partner} a trade", player=player.name, partner=partner.name)
 
 
-def find_offer(turn: Turn) -> dict:
+def find_offer(turn: Turn) -> TradeOffer:
     wanted = whole_number(turn.payload.get("offer"), "The offer", 1, 10**9)
-    offer = next((o for o in turn.state.offers if o["id"] == wanted), None)
+    offer = next((o for o in turn.state.offers if o.id == wanted), None)
     if offer is None:
         raise RuleError("X1", "That trade offer is no longer open")
     return offer
@@ -504,10 +504,10 @@ def find_offer(turn: Turn) -> dict:
 def trade_accept(turn: Turn) -> None:
     """X1-X3, M4: the partner says yes, choosing lift-now for mortgaged deeds received."""
     offer, player = find_offer(turn), turn.player()
-    if str(player.seat) != str(offer["trade"]["partner"]):
+    if not offer.offered_to(player.seat):
         raise RuleError("X1", "Only {player} can accept this trade", player=player.name)
     turn.state.offers.remove(offer)
-    trade(turn.part({**offer["trade"], "lift": turn.payload.get("lift") or []}))
+    trade(turn.part({**offer.trade, "lift": turn.payload.get("lift") or []}))
 
 
 @action(
@@ -520,8 +520,7 @@ def trade_accept(turn: Turn) -> None:
 def trade_decline(turn: Turn) -> None:
     """The partner says no, or the proposer withdraws: nothing changes hands."""
     offer, player = find_offer(turn), turn.player()
-    sides = {str(offer["trade"]["player"]), str(offer["trade"]["partner"])}
-    if str(player.seat) not in sides:
+    if not offer.concerns(player.seat):
         raise RuleError("X1", "{player} is not part of this trade", player=player.name)
     turn.state.offers.remove(offer)
     turn.say("{player} declines the trade", player=player.name)

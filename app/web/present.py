@@ -74,7 +74,7 @@ def game_view(game: Game) -> dict:
         "pot": state.pot,
         "ended": state.ended,
         "winners": winners(state, edition),
-        "auction": state.auction,
+        "auction": asdict(state.auction) if state.auction else None,
         "to_auction": state.to_auction,
     }
 
