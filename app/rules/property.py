@@ -493,6 +493,18 @@ def find_offer(turn: Turn) -> TradeOffer:
     return offer
 
 
+def answered_offer(turn: Turn, accepting: bool) -> tuple[TradeOffer, PlayerState]:
+    """The offer answered and who answers it, taken off the open offers (X1): only the
+    partner accepts; either side declines (the proposer withdraws it)."""
+    offer, player = find_offer(turn), turn.player()
+    if accepting and not offer.offered_to(player.seat):
+        raise RuleError("X1", "Only {player} can accept this trade", player=player.name)
+    if not offer.concerns(player.seat):
+        raise RuleError("X1", "{player} is not part of this trade", player=player.name)
+    turn.state.offers.remove(offer)
+    return offer, player
+
+
 @action(
     "trade_accept",
     label=N_("Accept the trade"),
@@ -503,10 +515,7 @@ def find_offer(turn: Turn) -> TradeOffer:
 )
 def trade_accept(turn: Turn) -> None:
     """X1-X3, M4: the partner says yes, choosing lift-now for mortgaged deeds received."""
-    offer, player = find_offer(turn), turn.player()
-    if not offer.offered_to(player.seat):
-        raise RuleError("X1", "Only {player} can accept this trade", player=player.name)
-    turn.state.offers.remove(offer)
+    offer, _ = answered_offer(turn, accepting=True)
     trade(turn.part({**offer.trade, "lift": turn.payload.get("lift") or []}))
 
 
@@ -519,8 +528,5 @@ def trade_accept(turn: Turn) -> None:
 )
 def trade_decline(turn: Turn) -> None:
     """The partner says no, or the proposer withdraws: nothing changes hands."""
-    offer, player = find_offer(turn), turn.player()
-    if not offer.concerns(player.seat):
-        raise RuleError("X1", "{player} is not part of this trade", player=player.name)
-    turn.state.offers.remove(offer)
+    _, player = answered_offer(turn, accepting=False)
     turn.say("{player} declines the trade", player=player.name)
