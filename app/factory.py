@@ -33,24 +33,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     csrf.init_app(app)
     compress.init_app(app)  # a player's page in under 20 kB
     app.after_request(static_files_whole)  # runs before Compress's hook: the last added runs first
-
-    from .web import api, auth, banker, endgame, filters, limits, players, property, pwa, security
-
-    filters.register(app)
-    security.register(app)
-    db_setup.register_faults(app)  # 503 in words when the database does not answer
-    limits.register(app)  # before the banker check: a flood is turned away first
-    app.before_request(auth.require_banker)  # every route with a game id is the banker's
-    app.register_blueprint(banker.bp)
-    app.register_blueprint(property.bp)
-    app.register_blueprint(endgame.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(pwa.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(auth.bp)
-    csrf.exempt(api.bp)
-    app.register_error_handler(HTTPException, api_errors_as_json)
-    limits.apply(app)
+    register_web(app)
     integrity.register(app)  # flask --app app check / repair
     archive.register(app)  # flask --app app prune / export / import
 
@@ -58,6 +41,22 @@ def create_app(overrides: dict | None = None) -> Flask:
     if app.config["UPGRADE_ON_START"]:
         db_setup.upgrade_schema(app)  # every game in progress is kept across versions
     return app
+
+
+def register_web(app: Flask) -> None:
+    """The pages, the API and what guards them, in the order the guards must run."""
+    from .web import api, auth, banker, endgame, filters, limits, players, property, pwa, security
+
+    filters.register(app)
+    security.register(app)
+    db_setup.register_faults(app)  # 503 in words when the database does not answer
+    limits.register(app)  # before the banker check: a flood is turned away first
+    app.before_request(auth.require_banker)  # every route with a game id is the banker's
+    for blueprint in (banker, property, endgame, players, pwa, api, auth):
+        app.register_blueprint(blueprint.bp)
+    csrf.exempt(api.bp)
+    app.register_error_handler(HTTPException, api_errors_as_json)
+    limits.apply(app)
 
 
 def static_files_whole(response):

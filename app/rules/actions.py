@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .edition import BOARD_SIZE, JAIL, Card, Edition, Space
 from .errors import RuleError
-from .fields import AMOUNT, DICE, FLAG, MAX_AMOUNT, MAX_NOTE, NAME, NOTE, SEAT, SPACE
+from .fields import FIELDS, MAX_AMOUNT, MAX_NOTE
 from .landing import remember_draw
 from .rent import rent_due
 from .state import HOTEL, MODES, DeedState, GameState, PlayerState, Settings
@@ -241,11 +241,20 @@ def declare(kind: Kind) -> Kind:
     return kind
 
 
-def action(name: str, **declared) -> Callable[[Handler], Handler]:
-    """Declare an action kind with its handler (see Kind for what to declare)."""
+def action(
+    name: str,
+    label: str,
+    rules: str,
+    needs: tuple[str, ...] = (),
+    may: tuple[str, ...] = (),
+    own_seat: str | None = None,
+) -> Callable[[Handler], Handler]:
+    """Declare an action kind with its handler: the fields it needs and those it may take,
+    by name (each name's schema is in fields.FIELDS; see Kind for the rest)."""
+    fields = {key: FIELDS[key] for key in (*needs, *may)}
 
     def register(handler: Handler) -> Handler:
-        declare(Kind(name, handler, **declared))
+        declare(Kind(name, handler, label, rules, fields, tuple(needs), own_seat))
         return handler
 
     return register
@@ -369,13 +378,7 @@ def new_game(edition: Edition, setup: dict) -> GameState:
 # -- landing on a space --------------------------------------------------------------------
 
 
-@action(
-    "buy",
-    label=N_("Buy"),
-    rules="P1",
-    fields={"player": SEAT, "deed": SPACE, "passed_go": FLAG},
-    required=("player", "deed"),
-)
+@action("buy", label=N_("Buy"), rules="P1", needs=("player", "deed"), may=("passed_go",))
 def buy(turn: Turn) -> None:
     """P1: an unowned deed at its printed price."""
     player, deed = turn.player(), turn.deed()
@@ -383,7 +386,7 @@ def buy(turn: Turn) -> None:
         raise RuleError(
             "P1", "{deed} already belongs to {owner}", deed=deed.name, owner=turn.owner(deed).name
         )
-    if turn.state.auction and turn.state.auction.get("deed") == deed.index:
+    if turn.state.auctioning(deed.index):
         raise RuleError("P1", "{deed} is being auctioned", deed=deed.name)
     if deed.index in turn.state.to_auction:
         raise RuleError("K3", "{deed} is being auctioned", deed=deed.name)  # waits its turn
@@ -402,8 +405,8 @@ def buy(turn: Turn) -> None:
     "rent",
     label=N_("Pay rent"),
     rules="P2-P7, C2; dice needed on a utility",
-    fields={"player": SEAT, "deed": SPACE, "dice": DICE, "by_card": FLAG, "passed_go": FLAG},
-    required=("player", "deed"),
+    needs=("player", "deed"),
+    may=("dice", "by_card", "passed_go"),
 )
 def rent(turn: Turn) -> None:
     """P2-P7, and the nearest railroad / utility cards (C2) with `by_card`."""
@@ -435,8 +438,8 @@ def rent(turn: Turn) -> None:
     "tax",
     label=N_("Pay the tax"),
     rules="T1, T2",
-    fields={"player": SEAT, "space": SPACE, "percent": FLAG, "passed_go": FLAG},
-    required=("player", "space"),
+    needs=("player", "space"),
+    may=("percent", "passed_go"),
 )
 def tax(turn: Turn) -> None:
     """T1 (with its 10% option, chosen before the worth is counted) and T2."""
@@ -456,13 +459,7 @@ def tax(turn: Turn) -> None:
     )
 
 
-@action(
-    "go_to_jail",
-    label=N_("Go to jail"),
-    rules="J1, G2",
-    fields={"player": SEAT},
-    required=("player",),
-)
+@action("go_to_jail", label=N_("Go to jail"), rules="J1, G2", needs=("player",))
 def go_to_jail(turn: Turn) -> None:
     """J1, G2: straight to jail, no salary; a player already there stays."""
     player = turn.player()
@@ -477,11 +474,7 @@ def send_to_jail(turn: Turn, player: PlayerState) -> None:
 
 
 @action(
-    "visit",
-    label=N_("Just landing"),
-    rules="J2, H1",
-    fields={"player": SEAT, "space": SPACE, "passed_go": FLAG},
-    required=("player", "space"),
+    "visit", label=N_("Just landing"), rules="J2, H1", needs=("player", "space"), may=("passed_go",)
 )
 def visit(turn: Turn) -> None:
     """A landing where nothing is owed: GO, just visiting (J2), Free Parking (H1), own deed."""
@@ -517,13 +510,7 @@ def _refuse_if_due(turn: Turn, player: PlayerState, space: Space) -> None:
             )
 
 
-@action(
-    "pass_go",
-    label=N_("Collect salary"),
-    rules="G1",
-    fields={"player": SEAT},
-    required=("player",),
-)
+@action("pass_go", label=N_("Collect salary"), rules="G1", needs=("player",))
 def pass_go(turn: Turn) -> None:
     """G1."""
     turn.salary(turn.player())
@@ -540,11 +527,7 @@ def _card(turn: Turn) -> Card:
 
 
 @action(
-    "card",
-    label=N_("Card"),
-    rules="C1-C3",
-    fields={"player": SEAT, "card": NAME, "space": SPACE, "passed_go": FLAG},
-    required=("player", "card"),
+    "card", label=N_("Card"), rules="C1-C3", needs=("player", "card"), may=("space", "passed_go")
 )
 def card(turn: Turn) -> None:
     """C1-C3: a drawn card's effect, computed from the board."""
@@ -679,13 +662,7 @@ def _jailed(turn: Turn) -> PlayerState:
     return player
 
 
-@action(
-    "jail_fine",
-    label=N_("Pay the fine"),
-    rules="J3",
-    fields={"player": SEAT},
-    required=("player",),
-)
+@action("jail_fine", label=N_("Pay the fine"), rules="J3", needs=("player",))
 def jail_fine(turn: Turn) -> None:
     """J3: pay the fine and leave jail."""
     player = _jailed(turn)
@@ -697,13 +674,7 @@ def jail_fine(turn: Turn) -> None:
     )
 
 
-@action(
-    "jail_card",
-    label=N_("Use Get Out of Jail Free"),
-    rules="J3, C3",
-    fields={"player": SEAT},
-    required=("player",),
-)
+@action("jail_card", label=N_("Use Get Out of Jail Free"), rules="J3, C3", needs=("player",))
 def jail_card(turn: Turn) -> None:
     """J3, C3: a Get Out of Jail Free card, back to its deck once used."""
     player = _jailed(turn)
@@ -713,13 +684,7 @@ def jail_card(turn: Turn) -> None:
     turn.say("{player} uses a Get Out of Jail Free card and leaves jail", player=player.name)
 
 
-@action(
-    "jail_doubles",
-    label=N_("Doubles: leave jail"),
-    rules="J3",
-    fields={"player": SEAT},
-    required=("player",),
-)
+@action("jail_doubles", label=N_("Doubles: leave jail"), rules="J3", needs=("player",))
 def jail_doubles(turn: Turn) -> None:
     """J3: doubles thrown in jail, out at no cost (the landing is its own action)."""
     player = _jailed(turn)
@@ -737,11 +702,7 @@ def say_with_note(turn: Turn, template: str, **params: object) -> None:
 
 
 @action(
-    "bank_pay",
-    label=N_("The bank pays"),
-    rules="S2",
-    fields={"player": SEAT, "amount": AMOUNT, "note": NOTE},
-    required=("player", "amount"),
+    "bank_pay", label=N_("The bank pays"), rules="S2", needs=("player", "amount"), may=("note",)
 )
 def bank_pay(turn: Turn) -> None:
     """The bank pays a player (S2: the bank never goes broke)."""
@@ -754,8 +715,8 @@ def bank_pay(turn: Turn) -> None:
     "bank_collect",
     label=N_("Pay the bank"),
     rules="K1",
-    fields={"player": SEAT, "amount": AMOUNT, "note": NOTE},
-    required=("player", "amount"),
+    needs=("player", "amount"),
+    may=("note",),
     own_seat="player",
 )
 def bank_collect(turn: Turn) -> None:
@@ -768,8 +729,8 @@ def bank_collect(turn: Turn) -> None:
     "transfer",
     label=N_("Pay"),
     rules="K1, X2",
-    fields={"from": SEAT, "to": SEAT, "amount": AMOUNT, "note": NOTE},
-    required=("from", "to", "amount"),
+    needs=("from", "to", "amount"),
+    may=("note",),
     own_seat="from",
 )
 def transfer(turn: Turn) -> None:

@@ -176,17 +176,35 @@ def _parse_card(raw: dict, deck: str, source: str) -> Card:
     return Card(raw["id"], deck, raw["text"], effect, **values)
 
 
+TEXTS = ("id", "name", "language", "currency")
+NUMBERS = ("salary", "jail_fine", "houses", "hotels")
+
+
 def parse_edition(data: object, source: str) -> Edition:
     """Check an edition's data and build it; any fault is an EditionError naming `source`."""
     _need(isinstance(data, dict), source, "the file does not hold a JSON object")
-    for key in ("id", "name", "language", "currency"):
+    for key in TEXTS:
         _need(isinstance(data.get(key), str) and data[key], source, f"missing {key}")
-    for key in ("salary", "jail_fine", "houses", "hotels"):
+    for key in NUMBERS:
         _need(_whole(data.get(key)), source, f"{key} must be a whole number")
-    raw_groups = data.get("groups")
+    groups = _parse_groups(data.get("groups"), source)
+    spaces = _parse_board(data.get("spaces"), groups, source)
+    _need(spaces[JAIL].kind == "jail", source, f"space {JAIL} must be the jail")
+    return Edition(
+        **{key: data[key] for key in (*TEXTS, *NUMBERS)},
+        groups=groups,
+        spaces=spaces,
+        cards=_parse_cards(data.get("cards") or {}, source),
+    )
+
+
+def _parse_groups(raw_groups: object, source: str) -> dict[str, Group]:
     _need(isinstance(raw_groups, list) and raw_groups, source, "missing groups")
-    groups = {g.id: g for g in (_parse_group(raw, source) for raw in raw_groups)}
-    raw_spaces = data.get("spaces")
+    return {g.id: g for g in (_parse_group(raw, source) for raw in raw_groups)}
+
+
+def _parse_board(raw_spaces: object, groups: dict[str, Group], source: str) -> tuple[Space, ...]:
+    """The 40 spaces; each group then learns its deeds (in `groups`, in place)."""
     _need(
         isinstance(raw_spaces, list) and len(raw_spaces) == BOARD_SIZE,
         source,
@@ -199,10 +217,12 @@ def parse_edition(data: object, source: str) -> Edition:
         members = tuple(s.index for s in deeds if s.group == gid)
         _need(len(members) >= 1, source, f"group {gid!r} has no deeds")
         groups[gid] = Group(group.id, group.name, group.colour, group.house_price, members)
-    _need(spaces[JAIL].kind == "jail", source, f"space {JAIL} must be the jail")
-    cards: dict[str, Card] = {}
-    raw_cards = data.get("cards") or {}
+    return spaces
+
+
+def _parse_cards(raw_cards: object, source: str) -> dict[str, Card]:
     _need(isinstance(raw_cards, dict), source, "cards must be an object of decks")
+    cards: dict[str, Card] = {}
     for deck, raw_deck in raw_cards.items():
         _need(deck in DECKS, source, f"unknown deck {deck!r}")
         _need(isinstance(raw_deck, list), source, f"deck {deck!r} must be a list")
@@ -210,16 +230,4 @@ def parse_edition(data: object, source: str) -> Edition:
             card = _parse_card(raw, deck, source)
             _need(card.id not in cards, source, f"card id {card.id!r} appears twice")
             cards[card.id] = card
-    return Edition(
-        id=data["id"],
-        name=data["name"],
-        language=data["language"],
-        currency=data["currency"],
-        salary=data["salary"],
-        jail_fine=data["jail_fine"],
-        houses=data["houses"],
-        hotels=data["hotels"],
-        groups=groups,
-        spaces=spaces,
-        cards=cards,
-    )
+    return cards

@@ -5,9 +5,8 @@ from __future__ import annotations
 from .actions import Turn, action, take_pot, whole_number
 from .edition import Space
 from .errors import RuleError
-from .fields import AMOUNT, BUILDING, DEEDS, FLAG, HANDS, SEAT, SPACE
 from .property import colour_group, level, set_levels, settle_mortgaged
-from .state import HOTEL, PlayerState
+from .state import HOTEL, Auction, PlayerState
 from .wealth import raisable
 from .words import N_, Phrase
 
@@ -17,10 +16,10 @@ BUILDINGS = ("house", "hotel")
 # -- auctions ----------------------------------------------------------------------------------
 
 
-def lot_name(turn: Turn, auction: dict) -> str:
-    if auction.get("deed") is not None:
-        return turn.edition.spaces[auction["deed"]].name
-    return Phrase("a hotel") if auction["building"] == "hotel" else Phrase("a house")
+def lot_name(turn: Turn, auction: Auction) -> str:
+    if auction.deed is not None:
+        return turn.edition.spaces[auction.deed].name
+    return Phrase("a hotel") if auction.building == "hotel" else Phrase("a house")
 
 
 def unowned_deed(turn: Turn) -> Space:
@@ -42,11 +41,7 @@ def lowest_house_price(turn: Turn) -> int:
 
 
 @action(
-    "decline",
-    label=N_("Decline"),
-    rules="P1, H3",
-    fields={"player": SEAT, "deed": SPACE, "passed_go": FLAG},
-    required=("player", "deed"),
+    "decline", label=N_("Decline"), rules="P1, H3", needs=("player", "deed"), may=("passed_go",)
 )
 def decline(turn: Turn) -> None:
     """P1: a declined deed goes to auction at once; H3: it simply stays with the bank."""
@@ -67,12 +62,7 @@ def decline(turn: Turn) -> None:
     auction_open(turn)
 
 
-@action(
-    "auction_open",
-    label=N_("Auction"),
-    rules="P1, B5",
-    fields={"deed": SPACE, "building": BUILDING},
-)
+@action("auction_open", label=N_("Auction"), rules="P1, B5", may=("deed", "building"))
 def auction_open(turn: Turn) -> None:
     """P1: a declined deed goes to auction at once; B5: a building the bank is short of."""
     if turn.state.auction:
@@ -80,54 +70,54 @@ def auction_open(turn: Turn) -> None:
             "P1", "The auction of {lot} is still open", lot=lot_name(turn, turn.state.auction)
         )
     building = turn.payload.get("building")
-    if building is not None:
-        if building not in BUILDINGS:
-            raise RuleError("input", "The building is a house or a hotel")
-        if building == "hotel" and turn.state.hotels < 1:
-            raise RuleError("B5", "The bank has no hotel left")
-        if building == "house" and turn.state.houses < 1:
-            raise RuleError("B5", "The bank has no house left")
-        lot = {"building": building, "deed": None, "minimum": lowest_house_price(turn)}
-    else:
-        if turn.state.settings.no_auctions and not turn.state.to_auction:
-            raise RuleError("H3", "No auctions in this game: a declined deed stays with the bank")
-        if "deed" in turn.payload or not turn.state.to_auction:
-            deed = unowned_deed(turn)
-        else:  # K3: the next deed a bankruptcy left to the bank
-            deed = unowned_deed(turn.part({"deed": turn.state.to_auction[0]}))
-        lot = {"building": None, "deed": deed.index, "minimum": 1}
-        if deed.index in turn.state.to_auction:
-            turn.state.to_auction.remove(deed.index)
-    turn.state.auction = {**lot, "bid": 0, "bidder": None}
+    lot = deed_lot(turn) if building is None else building_lot(turn, building)
+    turn.state.auction = lot
     turn.say("the bank auctions {lot}", lot=lot_name(turn, lot))
 
 
-def running(turn: Turn) -> dict:
+def building_lot(turn: Turn, building: object) -> Auction:
+    """B5: a house or a hotel the bank still has, from the lowest house price."""
+    if building not in BUILDINGS:
+        raise RuleError("input", "The building is a house or a hotel")
+    if building == "hotel" and turn.state.hotels < 1:
+        raise RuleError("B5", "The bank has no hotel left")
+    if building == "house" and turn.state.houses < 1:
+        raise RuleError("B5", "The bank has no house left")
+    return Auction(building=building, deed=None, minimum=lowest_house_price(turn))
+
+
+def deed_lot(turn: Turn) -> Auction:
+    """P1: the deed named, or K3: the next deed a bankruptcy left to the bank."""
+    if turn.state.settings.no_auctions and not turn.state.to_auction:
+        raise RuleError("H3", "No auctions in this game: a declined deed stays with the bank")
+    if "deed" in turn.payload or not turn.state.to_auction:
+        deed = unowned_deed(turn)
+    else:
+        deed = unowned_deed(turn.part({"deed": turn.state.to_auction[0]}))
+    if deed.index in turn.state.to_auction:
+        turn.state.to_auction.remove(deed.index)
+    return Auction(building=None, deed=deed.index, minimum=1)
+
+
+def running(turn: Turn) -> Auction:
     if not turn.state.auction:
         raise RuleError("P1", "No auction is open")
     return turn.state.auction
 
 
-@action(
-    "bid",
-    label=N_("Bid"),
-    rules="P1",
-    fields={"player": SEAT, "amount": AMOUNT},
-    required=("player", "amount"),
-    own_seat="player",
-)
+@action("bid", label=N_("Bid"), rules="P1", needs=("player", "amount"), own_seat="player")
 def bid(turn: Turn) -> None:
     """P1: each bid beats the last and is no more than the bidder's cash."""
     auction, player = running(turn), turn.player()
     amount = turn.amount()
-    floor = max(auction["bid"] + 1, auction["minimum"])
+    floor = max(auction.bid + 1, auction.minimum)
     if amount < floor:
         raise RuleError("P1", "A bid must be at least {minimum:money}", minimum=floor)
     if amount > player.cash:
         raise RuleError(
             "P1", "{player} has only {cash:money} in cash", player=player.name, cash=player.cash
         )
-    auction["bid"], auction["bidder"] = amount, player.seat
+    auction.bid, auction.bidder = amount, player.seat
     turn.say(
         "{player} bids {amount:money} for {lot}",
         player=player.name,
@@ -140,33 +130,33 @@ def bid(turn: Turn) -> None:
     "auction_close",
     label=N_("Close the auction"),
     rules="P1, B5; deed places a building won",
-    fields={"deed": SPACE},
+    may=("deed",),
 )
 def auction_close(turn: Turn) -> None:
     """P1: the highest bidder pays the bank; no bid, the deed stays with the bank."""
     auction = running(turn)
     turn.state.auction = None
     name = lot_name(turn, auction)
-    if auction["bidder"] is None:
+    if auction.bidder is None:
         turn.say("No bid: {lot} stays with the bank", lot=name)
     else:
-        winner = turn.state.players[auction["bidder"]]
-        if auction["deed"] is not None:
-            turn.pay(winner, None, auction["bid"])
-            turn.state.deeds[auction["deed"]].owner = winner.seat
+        winner = turn.state.players[auction.bidder]
+        if auction.deed is not None:
+            turn.pay(winner, None, auction.bid)
+            turn.state.deeds[auction.deed].owner = winner.seat
         else:
             place_building(turn, winner, auction)
         turn.say(
             "{player} wins {lot} for {amount:money}",
             player=winner.name,
             lot=name,
-            amount=auction["bid"],
+            amount=auction.bid,
         )
     if turn.state.to_auction:
         auction_open(turn.part({"deed": turn.state.to_auction[0]}))
 
 
-def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
+def place_building(turn: Turn, winner: PlayerState, auction: Auction) -> None:
     """B5: the building won goes on one of the winner's streets, evenly, for the bid."""
     street = turn.deed()
     group = colour_group(turn.part({"group": street.group}), winner)
@@ -178,15 +168,15 @@ def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
     new = [d.houses for d in deeds]
     at = group.deeds.index(street.index)
     needed = turn.state.settings.houses_for_hotel
-    if auction["building"] == "hotel" and not needed <= new[at] < HOTEL:
+    if auction.building == "hotel" and not needed <= new[at] < HOTEL:
         raise RuleError(
             "B3", "A hotel needs {count} houses on every street of the group", count=needed
         )
-    new[at] = HOTEL if auction["building"] == "hotel" else new[at] + 1
+    new[at] = HOTEL if auction.building == "hotel" else new[at] + 1
     heights = [level(n, turn.state) for n in new]
-    if max(heights) - min(heights) > 1 or (auction["building"] == "house" and new[at] > 4):
+    if max(heights) - min(heights) > 1 or (auction.building == "house" and new[at] > 4):
         raise RuleError("B2", "A building on {street} breaks evenness", street=street.name)
-    turn.pay(winner, None, auction["bid"])  # the bid replaces the printed price
+    turn.pay(winner, None, auction.bid)  # the bid replaces the printed price
     set_levels(turn, winner, group, new, pay=False)
 
 
@@ -197,8 +187,8 @@ def place_building(turn: Turn, winner: PlayerState, auction: dict) -> None:
     "bankrupt",
     label=N_("Declare bankruptcy"),
     rules="K1-K3, SG3; no creditor: the bank",
-    fields={"player": SEAT, "owed": AMOUNT, "creditor": SEAT, "lift": DEEDS},
-    required=("player", "owed"),
+    needs=("player", "owed"),
+    may=("creditor", "lift"),
 )
 def bankrupt(turn: Turn) -> None:
     """K1-K3, SG3: a player who cannot pay what they owe leaves the game."""
@@ -244,8 +234,8 @@ def withdraw_bid(turn: Turn, debtor: PlayerState) -> None:
     """K2, K3: a player who leaves the game leaves its auction too: their bid is withdrawn
     and the bidding on the lot starts again."""
     auction = turn.state.auction
-    if auction and auction["bidder"] == debtor.seat:
-        auction["bid"], auction["bidder"] = 0, None
+    if auction and auction.bidder == debtor.seat:
+        auction.bid, auction.bidder = 0, None
         turn.say("{player}'s bid is withdrawn: the bidding starts again", player=debtor.name)
 
 
@@ -304,12 +294,7 @@ def end(turn: Turn) -> None:
     turn.say("the game ends")
 
 
-@action(
-    "end_game",
-    label=N_("End the game"),
-    rules="TL1, SG4",
-    fields={},
-)
+@action("end_game", label=N_("End the game"), rules="TL1, SG4")
 def end_game(turn: Turn) -> None:
     """TL1: the end time has come, or the banker ends the game early; scored by SG4."""
     end(turn)
@@ -318,13 +303,7 @@ def end_game(turn: Turn) -> None:
 # -- dealt deeds and the Free Parking pot ------------------------------------------------------
 
 
-@action(
-    "deal",
-    label=N_("Deal"),
-    rules="SG1, TL1",
-    fields={"hands": HANDS},
-    required=("hands",),
-)
+@action("deal", label=N_("Deal"), rules="SG1, TL1", needs=("hands",))
 def deal(turn: Turn) -> None:
     """SG1, TL1: deeds dealt to each player, who pays the printed price for each at once."""
     hands = turn.payload.get("hands")
@@ -340,8 +319,7 @@ def deal(turn: Turn) -> None:
         for value in hand:
             index = whole_number(value, "A deed", 0, len(turn.edition.spaces) - 1)
             space = turn.edition.spaces[index]
-            auction = turn.state.auction or {}
-            waiting = index in turn.state.to_auction or auction.get("deed") == index  # P1, K3
+            waiting = index in turn.state.to_auction or turn.state.auctioning(index)  # P1, K3
             if (
                 not space.is_deed
                 or index in seen
@@ -356,13 +334,7 @@ def deal(turn: Turn) -> None:
         turn.say("{player} is dealt {deeds}", player=player.name, deeds=", ".join(names) or "—")
 
 
-@action(
-    "parking_pot",
-    label=N_("Take the pot"),
-    rules="H1",
-    fields={"player": SEAT},
-    required=("player",),
-)
+@action("parking_pot", label=N_("Take the pot"), rules="H1", needs=("player",))
 def parking_pot(turn: Turn) -> None:
     """H1: the player on Free Parking takes the pot."""
     player = turn.player()

@@ -2,6 +2,9 @@
 
 One description serves the API's OpenAPI document and the check of what is stored; the
 rules core itself still checks every value it reads (whole_number, flag, note).
+
+A field's name means the same in every action (FIELDS), so a kind declares its fields by
+name: `@action("mortgage", ..., needs=("player", "deed"))`.
 """
 
 from __future__ import annotations
@@ -29,3 +32,43 @@ SIDE = {
 OFFER = {"type": "integer", "minimum": 1}
 BUILDING = {"enum": ["house", "hotel"]}
 HANDS = {"type": "array", "items": DEEDS, "maxItems": 8}
+
+LANDING_KINDS = ("buy", "decline", "rent", "tax", "visit", "card", "go_to_jail")
+# The landing's own action inside a roll: its kind and the fields those kinds take (the
+# player is the roller's; passed_go is the roll's own).
+STEP = {
+    "type": "object",
+    "properties": {
+        "kind": {"enum": list(LANDING_KINDS)},
+        "deed": SPACE,
+        "space": SPACE,
+        "dice": DICE,
+        "by_card": FLAG,
+        "percent": FLAG,
+        "card": NAME,
+    },
+    "required": ["kind"],
+}
+
+SEATS = ("player", "from", "to", "partner", "creditor")
+FIELDS = {
+    **{seat: SEAT for seat in SEATS},
+    "deed": SPACE,
+    "space": SPACE,
+    "amount": AMOUNT,
+    "owed": AMOUNT,
+    "note": NOTE,
+    "dice": DICE,
+    **{yes_or_no: FLAG for yes_or_no in ("passed_go", "by_card", "percent", "doubles", "allow")},
+    "card": NAME,
+    "group": NAME,
+    "levels": LEVELS,
+    "lift": DEEDS,
+    "give": SIDE,
+    "take": SIDE,
+    "offer": OFFER,
+    "building": BUILDING,
+    "hands": HANDS,
+    "land": STEP,
+    "then": STEP,
+}

@@ -8,8 +8,7 @@ import math
 from .actions import Turn, action, apply, whole_number
 from .edition import Group
 from .errors import RuleError
-from .fields import DEEDS, LEVELS, NAME, OFFER, SEAT, SIDE, SPACE
-from .state import HOTEL, GameState, PlayerState
+from .state import HOTEL, GameState, PlayerState, TradeOffer
 from .words import N_
 
 
@@ -108,8 +107,7 @@ def say_level(turn: Turn, houses: int, street: str) -> None:
     "build",
     label=N_("Build"),
     rules="B1-B7: every street's level, 0-4 houses or 5 for a hotel",
-    fields={"player": SEAT, "group": NAME, "levels": LEVELS},
-    required=("player", "group", "levels"),
+    needs=("player", "group", "levels"),
 )
 def build(turn: Turn) -> None:
     """Set every street of a colour group to new building levels at once (B1-B6, SG2).
@@ -303,13 +301,7 @@ def say_back_to_bank(turn: Turn, houses: int, hotels: int) -> None:
     )
 
 
-@action(
-    "mortgage",
-    label=N_("Mortgage"),
-    rules="M1",
-    fields={"player": SEAT, "deed": SPACE},
-    required=("player", "deed"),
-)
+@action("mortgage", label=N_("Mortgage"), rules="M1", needs=("player", "deed"))
 def mortgage(turn: Turn) -> None:
     """M1: the bank pays the mortgage value, after the group's buildings are sold back."""
     player = turn.player()
@@ -328,34 +320,23 @@ def mortgage(turn: Turn) -> None:
     say_back_to_bank(turn, *sold)
 
 
-def pay_lift(turn: Turn, owner: PlayerState, deed) -> int:
-    """M3, M4: the owner pays the value plus 10% and the deed is free of its mortgage."""
+def pay_lift(turn: Turn, owner: PlayerState, deed, sentence: str) -> None:
+    """M3, M4: the owner pays the value plus 10% and the deed is free of its mortgage;
+    `sentence` says so with {player}, {deed} and {amount}."""
     cost = lift_cost(deed.mortgage)
     turn.pay(owner, None, cost)
     turn.state.deeds[deed.index].mortgaged = False
-    return cost
+    turn.say(sentence, player=owner.name, deed=deed.name, amount=cost)
 
 
-@action(
-    "lift",
-    label=N_("Lift the mortgage"),
-    rules="M3",
-    fields={"player": SEAT, "deed": SPACE},
-    required=("player", "deed"),
-)
+@action("lift", label=N_("Lift the mortgage"), rules="M3", needs=("player", "deed"))
 def lift(turn: Turn) -> None:
     """M3, M5: only the owner lifts, paying the value plus 10%."""
     player = turn.player()
     deed = own_deed(turn, player)
     if not turn.state.deeds[deed.index].mortgaged:
         raise RuleError("M3", "{deed} is not mortgaged", deed=deed.name)
-    cost = pay_lift(turn, player, deed)
-    turn.say(
-        "{player} lifts the mortgage on {deed} for {amount:money}",
-        player=player.name,
-        deed=deed.name,
-        amount=cost,
-    )
+    pay_lift(turn, player, deed, "{player} lifts the mortgage on {deed} for {amount:money}")
 
 
 # -- trades ------------------------------------------------------------------------------------
@@ -428,13 +409,7 @@ def settle_mortgaged(turn: Turn, taker: PlayerState, received: list, lift_now: s
     """M4: 10% at once for each mortgaged deed received, or the value as well to lift it now."""
     for space in received:
         if space.index in lift_now:
-            cost = pay_lift(turn, taker, space)
-            turn.say(
-                "{player} lifts {deed} now for {amount:money}",
-                player=taker.name,
-                deed=space.name,
-                amount=cost,
-            )
+            pay_lift(turn, taker, space, "{player} lifts {deed} now for {amount:money}")
         else:
             fee = interest(space.mortgage)
             turn.pay(taker, None, fee)
@@ -460,8 +435,8 @@ def say_side(turn: Turn, giver: PlayerState, taker: PlayerState, side: dict) -> 
     "trade",
     label=N_("Trade"),
     rules="X1-X3, M4, C3",
-    fields={"player": SEAT, "partner": SEAT, "give": SIDE, "take": SIDE, "lift": DEEDS},
-    required=("player", "partner"),
+    needs=("player", "partner"),
+    may=("give", "take", "lift"),
 )
 def trade(turn: Turn) -> None:
     """X1-X3, M4, C3: cash, deeds and jail free cards both ways between two players."""
@@ -497,8 +472,8 @@ def trade(turn: Turn) -> None:
     "trade_offer",
     label=N_("Offer the trade"),
     rules="X1-X3: put to the partner's own phone",
-    fields={"player": SEAT, "partner": SEAT, "give": SIDE, "take": SIDE},
-    required=("player", "partner"),
+    needs=("player", "partner"),
+    may=("give", "take"),
 )
 def trade_offer(turn: Turn) -> None:
     """A trade put to the partner, who accepts or declines it on their own phone."""
@@ -506,48 +481,52 @@ def trade_offer(turn: Turn) -> None:
     apply(turn.state, turn.edition, "trade", trade_payload)  # refused now: not offered
     player, partner = turn.player(), turn.player("partner")
     turn.state.offers_made += 1
-    turn.state.offers.append({"id": turn.state.offers_made, "trade": trade_payload})
+    turn.state.offers.append(TradeOffer(turn.state.offers_made, trade_payload))
     turn.say("{player} offers {partner} a trade", player=player.name, partner=partner.name)
 
 
-def find_offer(turn: Turn) -> dict:
+def find_offer(turn: Turn) -> TradeOffer:
     wanted = whole_number(turn.payload.get("offer"), "The offer", 1, 10**9)
-    offer = next((o for o in turn.state.offers if o["id"] == wanted), None)
+    offer = next((o for o in turn.state.offers if o.id == wanted), None)
     if offer is None:
         raise RuleError("X1", "That trade offer is no longer open")
     return offer
+
+
+def answered_offer(turn: Turn, accepting: bool) -> tuple[TradeOffer, PlayerState]:
+    """The offer answered and who answers it, taken off the open offers (X1): only the
+    partner accepts; either side declines (the proposer withdraws it)."""
+    offer, player = find_offer(turn), turn.player()
+    if accepting and not offer.offered_to(player.seat):
+        raise RuleError("X1", "Only {player} can accept this trade", player=player.name)
+    if not offer.concerns(player.seat):
+        raise RuleError("X1", "{player} is not part of this trade", player=player.name)
+    turn.state.offers.remove(offer)
+    return offer, player
 
 
 @action(
     "trade_accept",
     label=N_("Accept the trade"),
     rules="X1-X3, M4",
-    fields={"player": SEAT, "offer": OFFER, "lift": DEEDS},
-    required=("player", "offer"),
+    needs=("player", "offer"),
+    may=("lift",),
     own_seat="player",
 )
 def trade_accept(turn: Turn) -> None:
     """X1-X3, M4: the partner says yes, choosing lift-now for mortgaged deeds received."""
-    offer, player = find_offer(turn), turn.player()
-    if str(player.seat) != str(offer["trade"]["partner"]):
-        raise RuleError("X1", "Only {player} can accept this trade", player=player.name)
-    turn.state.offers.remove(offer)
-    trade(turn.part({**offer["trade"], "lift": turn.payload.get("lift") or []}))
+    offer, _ = answered_offer(turn, accepting=True)
+    trade(turn.part({**offer.trade, "lift": turn.payload.get("lift") or []}))
 
 
 @action(
     "trade_decline",
     label=N_("Decline the trade"),
     rules="X1",
-    fields={"player": SEAT, "offer": OFFER},
-    required=("player", "offer"),
+    needs=("player", "offer"),
     own_seat="player",
 )
 def trade_decline(turn: Turn) -> None:
     """The partner says no, or the proposer withdraws: nothing changes hands."""
-    offer, player = find_offer(turn), turn.player()
-    sides = {str(offer["trade"]["player"]), str(offer["trade"]["partner"])}
-    if str(player.seat) not in sides:
-        raise RuleError("X1", "{player} is not part of this trade", player=player.name)
-    turn.state.offers.remove(offer)
+    _, player = answered_offer(turn, accepting=False)
     turn.say("{player} declines the trade", player=player.name)

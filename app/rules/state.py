@@ -46,6 +46,32 @@ class DeedState:
 
 
 @dataclass
+class Auction:
+    """The lot on sale: a deed (P1, K3) or a building the bank is short of (B5), with the
+    highest bid so far and who made it."""
+
+    building: str | None  # "house" or "hotel" on sale (B5); None for a deed
+    deed: int | None  # the deed on sale; None for a building
+    minimum: int  # the lowest first bid: 1, or the lowest house price for a building (B5)
+    bid: int = 0
+    bidder: int | None = None  # None: no bid yet
+
+
+@dataclass(frozen=True)
+class TradeOffer:
+    """A trade put to the partner's own phone, open until they accept or decline it."""
+
+    id: int
+    trade: dict  # the trade action's fields as offered: player, partner, give, take
+
+    def offered_to(self, seat: int) -> bool:
+        return str(self.trade["partner"]) == str(seat)  # a seat as sent: a number or form text
+
+    def concerns(self, seat: int) -> bool:
+        return str(seat) in (str(self.trade["player"]), str(self.trade["partner"]))
+
+
+@dataclass
 class GameState:
     edition: str
     settings: Settings
@@ -55,10 +81,10 @@ class GameState:
     hotels: int
     pot: int = 0  # Free Parking jackpot (H1)
     ended: bool = False
-    auction: dict | None = None  # the lot on sale, the highest bid and bidder (P1, B5, K3)
+    auction: Auction | None = None  # the lot on sale, the highest bid and bidder (P1, B5, K3)
     to_auction: list[int] = field(default_factory=list)  # deeds waiting for their auction (K3)
     bankruptcies: int = 0  # SG3: the second one ends a short game
-    offers: list[dict] = field(default_factory=list)  # trades waiting for the partner's yes
+    offers: list[TradeOffer] = field(default_factory=list)  # waiting for the partner's yes
     offers_made: int = 0
     turn: int = 0  # the seat whose turn it is, bankrupt seats skipped when read (R1)
     doubles: int = 0  # doubles thrown in a row this turn (R2)
@@ -70,13 +96,15 @@ class GameState:
             settings=replace(self.settings),
             players=[replace(p, jail_free=list(p.jail_free)) for p in self.players],
             deeds={i: replace(d) for i, d in self.deeds.items()},
-            auction=dict(self.auction) if self.auction else None,
+            auction=replace(self.auction) if self.auction else None,
             to_auction=list(self.to_auction),
             offers=list(self.offers),
             drawn={deck: list(ids) for deck, ids in self.drawn.items()},
         )
 
     def to_dict(self) -> dict:
+        """The snapshot as JSON data, as it is stored (the auction and the offers as objects
+        with the same keys they always had)."""
         data = asdict(self)
         data["deeds"] = {str(i): d for i, d in data["deeds"].items()}
         return data
@@ -92,10 +120,10 @@ class GameState:
             hotels=data["hotels"],
             pot=data["pot"],
             ended=data["ended"],
-            auction=data.get("auction"),
+            auction=Auction(**data["auction"]) if data.get("auction") else None,
             to_auction=data.get("to_auction", []),
             bankruptcies=data.get("bankruptcies", 0),
-            offers=data.get("offers", []),
+            offers=[TradeOffer(**offer) for offer in data.get("offers", [])],
             offers_made=data.get("offers_made", 0),
             turn=data.get("turn", 0),
             doubles=data.get("doubles", 0),
@@ -104,6 +132,10 @@ class GameState:
 
     def in_play(self) -> list[PlayerState]:
         return [p for p in self.players if not p.bankrupt]
+
+    def auctioning(self, index: int) -> bool:
+        """The deed is the lot of the open auction (P1)."""
+        return self.auction is not None and self.auction.deed == index
 
     def held_by(self, seat: int) -> list[int]:
         return [i for i, d in self.deeds.items() if d.owner == seat]

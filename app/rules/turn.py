@@ -10,26 +10,10 @@ from __future__ import annotations
 from .actions import KINDS, Turn, action, flag, send_to_jail
 from .edition import BOARD_SIZE
 from .errors import RuleError
-from .fields import DICE, FLAG, NAME, SEAT, SPACE
+from .fields import LANDING_KINDS
 from .state import GameState, PlayerState
 from .words import N_
 
-LANDING_KINDS = ("buy", "decline", "rent", "tax", "visit", "card", "go_to_jail")
-# The landing's own action inside a roll: its kind and the fields those kinds take (the
-# player is the roller's; passed_go is the roll's own).
-STEP = {
-    "type": "object",
-    "properties": {
-        "kind": {"enum": list(LANDING_KINDS)},
-        "deed": SPACE,
-        "space": SPACE,
-        "dice": DICE,
-        "by_card": FLAG,
-        "percent": FLAG,
-        "card": NAME,
-    },
-    "required": ["kind"],
-}
 JAIL_TRIES = 3  # J3: doubles within three turns, or the fine after the third roll
 
 
@@ -65,8 +49,8 @@ def pass_turn(state: GameState, player: PlayerState, again: bool) -> None:
     "roll",
     label=N_("Roll"),
     rules="R1, R2, G1, G2, J1, J3; land and then are the landing's own actions",
-    fields={"player": SEAT, "dice": DICE, "doubles": FLAG, "land": STEP, "then": STEP},
-    required=("player", "dice"),
+    needs=("player", "dice"),
+    may=("doubles", "land", "then"),
 )
 def roll(turn: Turn) -> None:
     player, dice = turn_player(turn), turn.dice()
@@ -151,13 +135,7 @@ def land(turn: Turn, player: PlayerState, step: object) -> None:
     turn.next_space, turn.by_card = inner.next_space, inner.by_card
 
 
-@action(
-    "turn_to",
-    label=N_("Their turn"),
-    rules="R1",
-    fields={"player": SEAT},
-    required=("player",),
-)
+@action("turn_to", label=N_("Their turn"), rules="R1", needs=("player",))
 def turn_to(turn: Turn) -> None:
     """R1: the board is the truth; the banker says whose turn it is."""
     player = turn.player()
@@ -165,13 +143,7 @@ def turn_to(turn: Turn) -> None:
     turn.say("It is {player}'s turn", player=player.name)
 
 
-@action(
-    "place",
-    label=N_("Put the token"),
-    rules="R1",
-    fields={"player": SEAT, "space": SPACE},
-    required=("player", "space"),
-)
+@action("place", label=N_("Put the token"), rules="R1", needs=("player", "space"))
 def place(turn: Turn) -> None:
     """R1: a token's position corrected to where it stands on the board; no money moves."""
     player, space = turn.player(), turn.space()
@@ -181,12 +153,7 @@ def place(turn: Turn) -> None:
     turn.say("{player}'s token is on {space}", player=player.name, space=space.name)
 
 
-@action(
-    "phone_turns",
-    label=N_("Phones take their own turn"),
-    rules="R1",
-    fields={"allow": FLAG},
-)
+@action("phone_turns", label=N_("Phones take their own turn"), rules="R1", may=("allow",))
 def phone_turns(turn: Turn) -> None:
     """R1: whether a player's own phone may roll for their turn."""
     allow = flag(turn.payload, "allow")

@@ -226,12 +226,18 @@ def log(game_id: str):
     return page("history.html", game, entries=entries, older=older)
 
 
-@bp.get("/g/<game_id>/player/<int:seat>")
-def player(game_id: str, seat: int):
+def seated(game_id: str, seat: int) -> tuple[Game, GameState]:
+    """The game and its state for a page about one seat: no such seat, no such page."""
     game = load(game_id)
     state = bank.state_of(game)
     if not 0 <= seat < len(state.players):
         abort(404)
+    return game, state
+
+
+@bp.get("/g/<game_id>/player/<int:seat>")
+def player(game_id: str, seat: int):
+    game, state = seated(game_id, seat)
     who = {"player": seat}
     jail = [offer(game, k, who) for k in ("jail_fine", "jail_card", "jail_doubles")]
     return page(
@@ -276,18 +282,15 @@ def land_player(game_id: str):
 
 @bp.get("/g/<game_id>/land/<int:seat>")
 def land_space(game_id: str, seat: int):
-    game = load(game_id)
-    state = bank.state_of(game)
-    if not 0 <= seat < len(state.players):
-        abort(404)
+    game, state = seated(game_id, seat)
     return page("land_space.html", game, who=state.players[seat])
 
 
 @bp.get("/g/<game_id>/land/<int:seat>/<int:index>")
 def land(game_id: str, seat: int, index: int):
-    game = load(game_id)
-    state, edition = bank.state_of(game), bank.edition_of(game)
-    if not (0 <= seat < len(state.players) and 0 <= index < len(edition.spaces)):
+    game, state = seated(game_id, seat)
+    edition = bank.edition_of(game)
+    if not 0 <= index < len(edition.spaces):
         abort(404)
     who, space = state.players[seat], edition.spaces[index]
     passed_default = 0 < index < who.position

@@ -56,7 +56,7 @@ def bid_chips(state) -> list[tuple]:
     auction = state.auction
     if not auction:
         return []
-    base = auction["bid"] if auction["bidder"] is not None else max(auction["minimum"] - 10, 0)
+    base = auction.bid if auction.bidder is not None else max(auction.minimum - 10, 0)
     rows = []
     for player in state.in_play():
         chips = []
@@ -64,7 +64,7 @@ def bid_chips(state) -> list[tuple]:
             amount = base + step
             payload = {"player": player.seat, "amount": amount}
             chip = Option("bid", payload, f"+{step}", style="mini")
-            if amount > player.cash or auction["bidder"] == player.seat:
+            if amount > player.cash or auction.bidder == player.seat:
                 chip.error = " "
             chips.append((amount, chip))
         rows.append((player, chips))

@@ -69,15 +69,17 @@ GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type":
 BANKER = [{"banker": []}]
 
 
+SETUP_PLAYER = {
+    "type": "object",
+    "required": ["name", "colour"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+        "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
+    },
+}
+
+
 def setup_schema() -> dict:
-    player = {
-        "type": "object",
-        "required": ["name", "colour"],
-        "properties": {
-            "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
-            "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
-        },
-    }
     return {
         "type": "object",
         "required": ["edition", "players"],
@@ -87,7 +89,7 @@ def setup_schema() -> dict:
                 "maxLength": 32,
                 "description": "us-classic, us-2008, uk or es",
             },
-            "players": {"type": "array", "minItems": 2, "maxItems": 8, "items": player},
+            "players": {"type": "array", "minItems": 2, "maxItems": 8, "items": SETUP_PLAYER},
             "starting_cash": AMOUNT,
             "mode": {"enum": list(MODES)},
             "ends_at": {

@@ -82,8 +82,8 @@ def offers_to(game: Game, state, seat: int) -> list[tuple]:
     """Trades offered to this player: what accepting does, and the way to say no."""
     found = []
     for pending in state.offers:
-        if str(pending["trade"]["partner"]) == str(seat):
-            who = {"player": seat, "offer": pending["id"]}
+        if pending.offered_to(seat):
+            who = {"player": seat, "offer": pending.id}
             decline = offer(game, "trade_decline", who, style="danger")
             found.append((offer(game, "trade_accept", who), decline))
     return found

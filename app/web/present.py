@@ -11,7 +11,7 @@ from .. import logbook
 from ..bank import edition_of, ends_at, state_of
 from ..models import Action, Game
 from ..rules import UNDO, Edition, raisable, score, total_worth
-from ..rules.state import HOTEL
+from ..rules.state import HOTEL, DeedState, GameState, PlayerState
 from .words import said
 
 
@@ -28,55 +28,53 @@ def winners(state, edition: Edition) -> list[int]:
     return [seat for seat, worth in scores.items() if worth == best]
 
 
+def player_view(state: GameState, edition: Edition, p: PlayerState) -> dict:
+    return {
+        "seat": p.seat,
+        "name": p.name,
+        "colour": p.colour,
+        "cash": p.cash,
+        "position": p.position,
+        "in_jail": p.in_jail,
+        "jail_free": len(p.jail_free),
+        "bankrupt": p.bankrupt,
+        "deeds": state.held_by(p.seat),
+        "total_worth": total_worth(state, edition, p.seat),
+        "raisable": raisable(state, edition, p.seat),
+        "score": score(state, edition, p.seat),
+    }
+
+
+def deed_view(edition: Edition, index: int, deed: DeedState) -> dict:
+    space = edition.spaces[index]
+    return {
+        "space": index,
+        "name": space.name,
+        "group": space.group,
+        "kind": space.kind,
+        "owner": deed.owner,
+        "houses": deed.houses if deed.houses < HOTEL else 0,
+        "hotel": deed.houses == HOTEL,
+        "mortgaged": deed.mortgaged,
+    }
+
+
 def game_view(game: Game) -> dict:
     state, edition = state_of(game), edition_of(game)
-    players = []
-    for p in state.players:
-        players.append(
-            {
-                "seat": p.seat,
-                "name": p.name,
-                "colour": p.colour,
-                "cash": p.cash,
-                "position": p.position,
-                "in_jail": p.in_jail,
-                "jail_free": len(p.jail_free),
-                "bankrupt": p.bankrupt,
-                "deeds": state.held_by(p.seat),
-                "total_worth": total_worth(state, edition, p.seat),
-                "raisable": raisable(state, edition, p.seat),
-                "score": score(state, edition, p.seat),
-            }
-        )
-    deeds = []
-    for index, deed in sorted(state.deeds.items()):
-        space = edition.spaces[index]
-        deeds.append(
-            {
-                "space": index,
-                "name": space.name,
-                "group": space.group,
-                "kind": space.kind,
-                "owner": deed.owner,
-                "houses": deed.houses if deed.houses < HOTEL else 0,
-                "hotel": deed.houses == HOTEL,
-                "mortgaged": deed.mortgaged,
-            }
-        )
     return {
         "id": game.id,
         "edition": edition.id,
         "currency": edition.currency,
         "version": game.version,
         "settings": {**asdict(state.settings), "ends_at": utc_end(game)},
-        "players": players,
-        "deeds": deeds,
+        "players": [player_view(state, edition, p) for p in state.players],
+        "deeds": [deed_view(edition, i, deed) for i, deed in sorted(state.deeds.items())],
         "houses": state.houses,
         "hotels": state.hotels,
         "pot": state.pot,
         "ended": state.ended,
         "winners": winners(state, edition),
-        "auction": state.auction,
+        "auction": asdict(state.auction) if state.auction else None,
         "to_auction": state.to_auction,
     }
 

@@ -6,6 +6,7 @@ from flask import Blueprint, request
 from flask_babel import gettext as _
 
 from .. import bank
+from ..models import Game
 from ..rules import HOTEL, GameState, RuleError
 from ..rules.edition import Edition, Group
 from ..rules.property import lift_cost
@@ -25,8 +26,11 @@ PRESETS = [
 ]
 
 
-def seat_arg(state: GameState) -> int | None:
-    return seat_of(request.args.get("player"), state)
+def for_player(game_id: str) -> tuple[Game, GameState, Edition, int | None]:
+    """The game, its state and edition, and the seat chosen with ?player= (None: not yet)."""
+    game = load(game_id)
+    state = bank.state_of(game)
+    return game, state, bank.edition_of(game), seat_of(request.args.get("player"), state)
 
 
 def whole_groups(state: GameState, edition: Edition, seat: int) -> list[Group]:
@@ -93,24 +97,23 @@ def sell_as_one(game, seat: int, group: Group) -> Option:
     return offer(game, "build", {"player": seat, "group": group.id, "levels": levels})
 
 
+def group_choices(game, state: GameState, seat: int, group: Group) -> dict:
+    """What the build page offers for one whole group of the player's."""
+    stuck = breaking_down(game, state, seat, group)
+    return {
+        "group": group,
+        "presets": group_options(game, state, seat, group),
+        "streets": street_options(game, state, seat, group),
+        "stuck": stuck,
+        "sell_as_one": sell_as_one(game, seat, group) if stuck else None,
+    }
+
+
 @bp.get("/build")
 def build(game_id: str):
-    game = load(game_id)
-    state, edition = bank.state_of(game), bank.edition_of(game)
-    seat = seat_arg(state)
-    groups = []
-    if seat is not None:
-        for group in whole_groups(state, edition, seat):
-            stuck = breaking_down(game, state, seat, group)
-            groups.append(
-                {
-                    "group": group,
-                    "presets": group_options(game, state, seat, group),
-                    "streets": street_options(game, state, seat, group),
-                    "stuck": stuck,
-                    "sell_as_one": sell_as_one(game, seat, group) if stuck else None,
-                }
-            )
+    game, state, edition, seat = for_player(game_id)
+    owned = [] if seat is None else whole_groups(state, edition, seat)
+    groups = [group_choices(game, state, seat, group) for group in owned]
     shortage = [
         offer(game, "auction_open", {"building": building}, style="secondary")
         for building in ("house", "hotel")
@@ -121,14 +124,12 @@ def build(game_id: str):
 
 @bp.get("/mortgages")
 def mortgages(game_id: str):
-    game = load(game_id)
-    state, edition = bank.state_of(game), bank.edition_of(game)
-    seat = seat_arg(state)
+    game, state, edition, seat = for_player(game_id)
+    held = [] if seat is None else state.held_by(seat)
     rows = []
-    if seat is not None:
-        for index in state.held_by(seat):
-            kind = "lift" if state.deeds[index].mortgaged else "mortgage"
-            rows.append((edition.spaces[index], offer(game, kind, {"player": seat, "deed": index})))
+    for index in held:
+        kind = "lift" if state.deeds[index].mortgaged else "mortgage"
+        rows.append((edition.spaces[index], offer(game, kind, {"player": seat, "deed": index})))
     return page("mortgages.html", game, seat=seat, rows=rows, lift_cost=lift_cost)
 
 

@@ -21,7 +21,7 @@ from app.edition_files import load_editions
 from app.rules import HOTEL, KINDS, GameState, RuleError, apply, new_game, replay
 from app.rules.edition import Edition
 from app.rules.landing import calls_for
-from app.rules.state import MODES
+from app.rules.state import MODES, TradeOffer
 from app.rules.turn import JAIL_TRIES, whose_turn
 from app.rules.wealth import raisable
 
@@ -128,7 +128,7 @@ class Play:
             if isinstance(seat, int) and before.players[seat].bankrupt:
                 raise Violation(f"K2: {kind} accepted for bankrupt seat {seat} ({key})")
         if kind == "trade_accept":
-            offered = next(o for o in before.offers if o["id"] == payload["offer"])["trade"]
+            offered = next(o for o in before.offers if o.id == payload["offer"]).trade
             if any(before.players[offered[k]].bankrupt for k in ("player", "partner")):
                 raise Violation("K2: a trade with a bankrupt player was accepted")
         flow = check_movements(before, outcome.state, outcome.movements, kind)
@@ -191,8 +191,8 @@ def detail(play: Play, kind: str, payload: dict, before: GameState, after: GameS
         return "auction of a building" if payload.get("building") else "auction of a deed"
     if kind == "auction_close":
         lot = before.auction
-        won = "won" if lot["bidder"] is not None else "no bid"
-        return f"auction of a {'deed' if lot['deed'] is not None else 'building'} closed, {won}"
+        won = "won" if lot.bidder is not None else "no bid"
+        return f"auction of a {'deed' if lot.deed is not None else 'building'} closed, {won}"
     if kind in ("tax", "parking_pot", "jail_fine", "visit", "card") and after.pot != before.pot:
         return "H1 pot " + ("grows" if after.pot > before.pot else "taken")
     if kind == "build":
@@ -349,16 +349,16 @@ def k2_a_bankrupt_player_holds_nothing(play: Play) -> None:
     if state.bankruptcies != sum(p.bankrupt for p in state.players):
         raise Violation("K2: the count of bankruptcies is not the bankrupt players")
     auction = state.auction
-    if auction and auction["bidder"] is not None and state.players[auction["bidder"]].bankrupt:
-        raise Violation(f"K2: bankrupt seat {auction['bidder']} holds the top bid")
+    if auction and auction.bidder is not None and state.players[auction.bidder].bankrupt:
+        raise Violation(f"K2: bankrupt seat {auction.bidder} holds the top bid")
 
 
 def k3_deeds_waiting_for_auction_are_the_bank_s(play: Play) -> None:
     """K3, P1: a lot on sale or waiting for its auction belongs to the bank."""
     state = play.state
     waiting = list(state.to_auction)
-    if state.auction and state.auction.get("deed") is not None:
-        waiting.append(state.auction["deed"])
+    if state.auction and state.auction.deed is not None:
+        waiting.append(state.auction.deed)
     if len(waiting) != len(set(waiting)):
         raise Violation(f"K3: a deed waits twice for its auction: {waiting}")
     if any(state.deeds[i].owner is not None for i in waiting):
@@ -618,7 +618,7 @@ def trade_offer(play: Play, c: Chooser) -> Tap:
     return "trade_offer", trade_sides(play, c)
 
 
-def an_offer(play: Play, c: Chooser) -> dict | None:
+def an_offer(play: Play, c: Chooser) -> TradeOffer | None:
     if play.state.offers and not c.odds(1, 12):
         return c.pick(play.state.offers)
     return None
@@ -628,9 +628,9 @@ def trade_accept(play: Play, c: Chooser) -> Tap:
     offer = an_offer(play, c)
     if offer is None:
         return "trade_accept", {"player": seat(play, c), "offer": c.number(1, 3)}
-    deal_of = offer["trade"]
+    deal_of = offer.trade
     partner = deal_of["partner"] if not c.odds(1, 8) else seat(play, c)
-    payload = {"player": partner, "offer": offer["id"]}
+    payload = {"player": partner, "offer": offer.id}
     given = [*deal_of.get("give", {}).get("deeds", []), *deal_of.get("take", {}).get("deeds", [])]
     mortgaged = [i for i in given if play.state.deeds[i].mortgaged]
     if mortgaged:
@@ -642,8 +642,8 @@ def trade_decline(play: Play, c: Chooser) -> Tap:
     offer = an_offer(play, c)
     if offer is None:
         return "trade_decline", {"player": seat(play, c), "offer": c.number(1, 3)}
-    sides = [offer["trade"]["player"], offer["trade"]["partner"]]
-    return "trade_decline", {"player": seat(play, c, sides), "offer": offer["id"]}
+    sides = [offer.trade["player"], offer.trade["partner"]]
+    return "trade_decline", {"player": seat(play, c, sides), "offer": offer.id}
 
 
 def auction_open(play: Play, c: Chooser) -> Tap:
@@ -657,12 +657,12 @@ def auction_open(play: Play, c: Chooser) -> Tap:
 def bid(play: Play, c: Chooser) -> Tap:
     auction = play.state.auction
     builders = [owner for _, owner in whole_groups(play)]
-    building = auction is not None and auction.get("deed") is None
+    building = auction is not None and auction.deed is None
     player = seat(play, c, builders if building and builders else None)
     cash = play_cash(play, player)
     if auction is None:
         return "bid", {"player": player, "amount": c.number(1, 300)}
-    floor = max(auction["bid"] + 1, auction["minimum"])
+    floor = max(auction.bid + 1, auction.minimum)
     if floor <= cash and not c.odds(1, 6):
         return "bid", {"player": player, "amount": c.number(floor, min(cash, floor + 200))}
     return "bid", {"player": player, "amount": c.number(1, cash + 50)}
@@ -670,9 +670,9 @@ def bid(play: Play, c: Chooser) -> Tap:
 
 def auction_close(play: Play, c: Chooser) -> Tap:
     auction = play.state.auction
-    if auction is None or auction.get("deed") is not None:
+    if auction is None or auction.deed is not None:
         return "auction_close", {}
-    winner = auction["bidder"]
+    winner = auction.bidder
     streets = [i for g, owner in whole_groups(play) if owner == winner for i in g.deeds]
     return "auction_close", {"deed": a_deed(play, c, streets)}
 

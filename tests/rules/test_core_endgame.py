@@ -36,7 +36,7 @@ def test_p1_a_declined_deed_goes_to_auction_and_the_highest_bid_pays_the_bank(fr
         ("bid", {"player": 0, "amount": 1}),  # the decliner may bid too, from 1
         ("bid", {"player": 2, "amount": 230}),
     )
-    assert state.auction["bid"] == 230 and state.auction["bidder"] == 2
+    assert state.auction.bid == 230 and state.auction.bidder == 2
     after = run(state, ("auction_close", {}))
     assert after.deeds[BOARDWALK].owner == 2
     assert after.players[2].cash == 1500 - 230
@@ -118,10 +118,10 @@ def test_k3_owed_to_the_bank_every_deed_is_auctioned_one_after_another(fresh):
     assert after.players[1].bankrupt and after.players[1].jail_free == []
     assert after.houses == 32
     assert all(after.deeds[i].owner is None for i in (PARK_PLACE, BOARDWALK))
-    assert after.auction["deed"] == PARK_PLACE and after.to_auction == [BOARDWALK]
+    assert after.auction.deed == PARK_PLACE and after.to_auction == [BOARDWALK]
     after = run(after, ("bid", {"player": 0, "amount": 90}), ("auction_close", {}))
     assert after.deeds[PARK_PLACE].owner == 0
-    assert after.auction["deed"] == BOARDWALK and after.to_auction == []
+    assert after.auction.deed == BOARDWALK and after.to_auction == []
     after = run(after, ("auction_close", {}))
     assert after.deeds[BOARDWALK].owner is None and after.auction is None
 

@@ -118,7 +118,7 @@ def test_b5_a_building_shortage_goes_to_auction_from_the_lowest_house_price(gree
     state = holding(greens, 1, *US.groups["brown"].deeds, cash=5000)
     state.houses = 1
     state = apply(state, US, "auction_open", {"building": "house"}).state
-    assert state.auction["minimum"] == min(GREEN_HOUSE, US.groups["brown"].house_price)
+    assert state.auction.minimum == min(GREEN_HOUSE, US.groups["brown"].house_price)
     state = apply(state, US, "bid", {"player": 1, "amount": 60}).state
     after = apply(state, US, "auction_close", {"deed": 1}).state
     assert after.deeds[1].houses == 1 and after.houses == 0

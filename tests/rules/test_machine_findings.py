@@ -32,7 +32,7 @@ def test_k3_a_deed_waiting_for_its_auction_is_sold_only_there():
     state = tap(state, "buy", player=ANA, deed=MEDITERRANEAN)
     state = tap(state, "buy", player=ANA, deed=BALTIC)
     state = broke(state, ANA)
-    assert state.auction["deed"] == MEDITERRANEAN and state.to_auction == [BALTIC]
+    assert state.auction.deed == MEDITERRANEAN and state.to_auction == [BALTIC]
 
     with pytest.raises(RuleError) as refused:
         apply(state, US, "buy", {"player": BEA, "deed": BALTIC})
@@ -42,7 +42,7 @@ def test_k3_a_deed_waiting_for_its_auction_is_sold_only_there():
             apply(state, US, "deal", {"hands": [[], [waiting], []]})
 
     state = tap(state, "auction_close")  # no bid for Mediterranean: Baltic's auction opens
-    assert state.auction["deed"] == BALTIC
+    assert state.auction.deed == BALTIC
     state = tap(state, "bid", player=BEA, amount=10)
     state = tap(state, "auction_close")
     assert state.deeds[BALTIC].owner == BEA and state.players[BEA].cash == 1500 - 10
@@ -59,7 +59,7 @@ def test_k2_k3_a_bankrupt_player_s_bid_is_withdrawn(creditor):
     state = broke(state, ANA, **creditor)
 
     assert state.players[ANA].bankrupt
-    assert state.auction["deed"] == BOARDWALK and state.auction["bidder"] is None
+    assert state.auction.deed == BOARDWALK and state.auction.bidder is None
     with pytest.raises(RuleError):
         apply(state, US, "bid", {"player": ANA, "amount": 1})
     state = tap(state, "bid", player=BEA, amount=5)  # below Ana's old bid: it is gone

@@ -239,7 +239,7 @@ def test_b5_a_shortage_is_auctioned_from_the_lowest_house_price_involved(us, gre
     state = holding(greens, 1, *browns, cash=3_000)
     state.houses = 1
     state = apply(state, us, "auction_open", {"building": "house"}).state
-    assert state.auction["minimum"] == us.groups["brown"].house_price == 50
+    assert state.auction.minimum == us.groups["brown"].house_price == 50
     state = apply(state, us, "bid", {"player": 0, "amount": 75}).state
     state = apply(state, us, "bid", {"player": 1, "amount": 90}).state
     after = apply(state, us, "auction_close", {"deed": browns[0]}).state

@@ -9,8 +9,7 @@ from babel.messages.pofile import read_po
 from app import ROOT
 from app.models import Game, db
 from app.rules import KINDS, UNDO
-from app.rules.fields import SEAT
-from app.rules.turn import LANDING_KINDS, STEP
+from app.rules.fields import LANDING_KINDS, SEAT, STEP
 
 from ..support import setup_of
 

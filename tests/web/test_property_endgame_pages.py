@@ -206,7 +206,7 @@ def test_b5_the_build_page_opens_an_auction_for_a_building_in_short_supply(clien
     page = client.get(f"/g/{game_id}/build").text
     assert "The bank auctions a house" in page and "The bank auctions a hotel" in page
     do(client, game_id, "auction_open", building="house")
-    assert state(app, game_id).auction["building"] == "house"
+    assert state(app, game_id).auction.building == "house"
 
 
 def test_k2_m4_the_creditor_chooses_lift_now_or_later_for_each_mortgaged_deed(client, app):
