@@ -20,7 +20,7 @@ migrate = Migrate()
 
 def create_app(overrides: dict | None = None) -> Flask:
     app = Flask(
-        __package__,  # `app` in the repository, `tablebank` installed: translations/ beside it
+        __package__,  # `tablebank`, or `app` from the repository's top: translations/ in it
         instance_path=str(instance_folder()),
         template_folder=str(SHIPPED / "templates"),
         static_folder=str(SHIPPED / "static"),

@@ -40,7 +40,7 @@ def upgrade_schema_once(server) -> None:
     if not UPGRADE_ON_START:
         return
     os.environ.pop("TABLEBANK_UPGRADE_ON_START", None)
-    package = __name__.rpartition(".")[0]  # `tablebank` installed, `app` in the repository
+    package = __name__.rpartition(".")[0]  # `tablebank`, or `app` from the repository's top
     done = subprocess.run([sys.executable, "-c", f"from {package} import create_app; create_app()"])
     if done.returncode != 0:
         sys.exit("tablebank: the database schema could not be upgraded (see above)")
