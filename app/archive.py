@@ -5,7 +5,7 @@
 - Import: a new game made from an export by doing every action again through the bank, each
   one checked by the rules core, then the result compared with a replay of the log. Anything
   refused, and the new game is deleted: nothing half-imported stays.
-- Retention (`flask --app app prune`): finished games whose last action is older than
+- Retention (`flask --app tablebank prune`): finished games whose last action is older than
   KEEP_FINISHED_DAYS, and any game untouched for KEEP_IDLE_DAYS, are deleted with their log.
 """
 

@@ -38,8 +38,8 @@ DEFAULTS = {
     # Rate limits (app/web/limits.py): new games per client address, writes per player link.
     "RATE_LIMIT_CREATE": "10/minute;60/hour",
     "RATE_LIMIT_PLAYER": "60/minute",
-    # Retention (`flask --app app prune`): finished games and idle games are deleted after
-    # these many days.
+    # Retention (`flask --app tablebank prune`): finished games and idle games are deleted
+    # after these many days.
     "KEEP_FINISHED_DAYS": 30,
     "KEEP_IDLE_DAYS": 90,  # the largest action or form is well under 4 kB
     "JSON_SORT_KEYS": False,

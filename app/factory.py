@@ -8,7 +8,7 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import EDITIONS, ROOT, archive, db_setup, i18n, integrity
+from . import EDITIONS, SHIPPED, archive, db_setup, i18n, instance_folder, integrity
 from .config import configure
 from .edition_files import load_editions
 from .models import db
@@ -20,10 +20,10 @@ migrate = Migrate()
 
 def create_app(overrides: dict | None = None) -> Flask:
     app = Flask(
-        "app",
-        instance_path=str(ROOT / "instance"),
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        __package__,  # `tablebank`, or `app` from the repository's top: translations/ in it
+        instance_path=str(instance_folder()),
+        template_folder=str(SHIPPED / "templates"),
+        static_folder=str(SHIPPED / "static"),
     )
     configure(app, overrides)  # defaults < instance/config.py < environment < overrides
     app.extensions["tablebank.editions"] = load_editions(EDITIONS)
@@ -34,10 +34,10 @@ def create_app(overrides: dict | None = None) -> Flask:
     compress.init_app(app)  # a player's page in under 20 kB
     app.after_request(static_files_whole)  # runs before Compress's hook: the last added runs first
     register_web(app)
-    integrity.register(app)  # flask --app app check / repair
-    archive.register(app)  # flask --app app prune / export / import
+    integrity.register(app)  # flask --app tablebank check / repair
+    archive.register(app)  # flask --app tablebank prune / export / import
 
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    migrate.init_app(app, db, directory=str(SHIPPED / "migrations"), render_as_batch=True)
     if app.config["UPGRADE_ON_START"]:
         db_setup.upgrade_schema(app)  # every game in progress is kept across versions
     return app

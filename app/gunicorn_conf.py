@@ -1,5 +1,5 @@
-"""gunicorn settings for a server with many tables: `gunicorn -c python:app.gunicorn_conf
---workers 4 --bind 0.0.0.0:8000 'app:create_app()'` (command-line flags override these).
+"""gunicorn settings for a server with many tables: `gunicorn -c python:tablebank.gunicorn_conf
+--workers 4 --bind 0.0.0.0:8000 'tablebank:create_app()'` (command-line flags override these).
 
 gevent workers: each connection is a greenlet, so the players' open live pages cost memory,
 not threads. No preload: gevent patches the standard library in each worker before the app
@@ -40,7 +40,8 @@ def upgrade_schema_once(server) -> None:
     if not UPGRADE_ON_START:
         return
     os.environ.pop("TABLEBANK_UPGRADE_ON_START", None)
-    done = subprocess.run([sys.executable, "-c", "from app import create_app; create_app()"])
+    package = __name__.rpartition(".")[0]  # `tablebank`, or `app` from the repository's top
+    done = subprocess.run([sys.executable, "-c", f"from {package} import create_app; create_app()"])
     if done.returncode != 0:
         sys.exit("tablebank: the database schema could not be upgraded (see above)")
     os.environ["TABLEBANK_UPGRADE_ON_START"] = "false"  # workers inherit the master's environment

@@ -1,8 +1,9 @@
 """Snapshot integrity: the bank keeps a checksum of the snapshot it wrote (`game.state_sum`).
 A snapshot changed behind the bank's back (a hand edit, a damaged disk) no longer matches it:
 the game refuses every action with a clear error until the host repairs it from the log,
-which is the source of truth (`flask --app app repair GAME`; `flask --app app check` lists the
-games whose snapshot disagrees with their checksum or their log). Other games are untouched."""
+which is the source of truth (`flask --app tablebank repair GAME`; `flask --app tablebank
+check` lists the games whose snapshot disagrees with their checksum or their log). Other
+games are untouched."""
 
 from __future__ import annotations
 

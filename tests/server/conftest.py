@@ -38,8 +38,8 @@ class Server:
         gunicorn = Path(sys.executable).with_name("gunicorn")
         command = [
             str(gunicorn) if gunicorn.exists() else "gunicorn",
-            "-c", "python:app.gunicorn_conf", "--workers", str(self.workers),
-            "--bind", f"127.0.0.1:{self.port}", "app:create_app()",
+            "-c", "python:tablebank.gunicorn_conf", "--workers", str(self.workers),
+            "--bind", f"127.0.0.1:{self.port}", "tablebank:create_app()",
         ]  # fmt: skip
         # News must be pushed: the watcher's safety-net sweep would hide a lost notice.
         env = {**os.environ, "DATABASE_URL": self.db_url, "TABLEBANK_LIVE_SWEEP_SECONDS": "3600"}
