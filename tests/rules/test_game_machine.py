@@ -42,6 +42,8 @@ class Draw(Chooser):
         return self.data.draw(st.integers(low, high))
 
     def some(self, items, most):
+        if not items:
+            return []  # e.g. a third deal once the bank has no deed left
         return self.data.draw(st.lists(st.sampled_from(list(items)), max_size=most, unique=True))
 
 
