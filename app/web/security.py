@@ -8,6 +8,8 @@ from flask import Flask, Response, abort, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .. import archive
+
 CSP = "; ".join(
     [
         "default-src 'self'",
@@ -27,6 +29,7 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",  # player links carry their token: never to other sites
 }
+LARGER_BODIES = {"api.import_game": archive.IMPORT_BYTES}  # an export holds a whole log
 
 
 class SessionOverHttps(SecureCookieSessionInterface):
@@ -42,6 +45,17 @@ def register(app: Flask) -> None:
     if hops > 0:  # X-Forwarded-For/-Proto/-Host/-Prefix from that many proxies are believed
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops)
     app.session_interface = SessionOverHttps()
+
+    @app.before_request
+    def refuse_a_body_too_large():
+        """Judged by its Content-Length, before anything reads the body or writes to the
+        database for it (a rate limit's counter, the banker check): 20 MB of junk costs
+        the server a header, and no new game's place under the limit."""
+        limit = LARGER_BODIES.get(request.endpoint or "")
+        if limit is not None:
+            request.max_content_length = limit
+        if (request.content_length or 0) > (request.max_content_length or float("inf")):
+            abort(413)
 
     @app.before_request
     def no_nul_in_the_address():

@@ -40,6 +40,18 @@ def test_new_games_from_one_address_are_limited_across_workers(limited):
     assert status in (400, 429)
 
 
+def test_junk_too_large_is_refused_before_it_takes_a_new_game_s_place(limited):
+    """A body over the cap is refused from its Content-Length (413 in words) before the
+    rate limit counts it: a flood of junk neither stores anything nor locks out the table
+    that then makes its games from the same address."""
+    junk = {**setup_of(), "padding": "x" * 100_000}
+    for _ in range(6):
+        status, body = limited.call("POST", "/api/games", junk)
+        assert status == 413 and body["error"], (status, body)
+    statuses = [limited.call("POST", "/api/games", setup_of())[0] for _ in range(6)]
+    assert statuses == [201] * 5 + [429]
+
+
 def phone(server: Server, token: str):
     """A player's phone: a session with the page's CSRF token."""
     session = requests.Session()
