@@ -164,8 +164,12 @@ def perform(
 ) -> Done:
     """Apply one action all-or-nothing, one at a time per game, in the order the lock is
     granted; a repeated idempotency key returns the first result instead."""
-    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY):
-        raise RuleError("input", f"An idempotency key is text of 1 to {MAX_KEY} characters")
+    if key is not None and (
+        not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY or "\x00" in key
+    ):  # NUL: PostgreSQL cannot even look such a key up
+        raise RuleError(
+            "input", f"An idempotency key is text of 1 to {MAX_KEY} characters, without NUL"
+        )
     payload = clean_payload(kind, payload)  # only the fields the schema names are stored
     try:
         return _perform(game_id, kind, payload, actor, key, expected_version)

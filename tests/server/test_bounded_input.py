@@ -45,6 +45,7 @@ def post_raw(client, url, text, headers):
         b'{"kind": "pass_go", "player": "\xff"}',
         '{"kind": "pass_go", "player": 0, "expected_version": 1e400}',
         '{"kind": "pass_go", "player": 0, "idempotency_key": ["a"]}',
+        '{"kind": "pass_go", "player": 0, "idempotency_key": "a\\u0000b"}',
         '{"kind": "bank_pay", "player": 0, "amount": 5, "note": "a\\u0000b"}',
     ],
 )
@@ -110,6 +111,9 @@ def test_a_form_with_a_damaged_payload_is_refused_on_the_page(client, app):
         form = {"kind": "bank_pay", "payload": payload}
         page = client.post(f"/g/{game_id}/do", data=form, follow_redirects=True)
         assert page.status_code == 200 and 'class="flash error"' in page.text
+    form = {"kind": "pass_go", "player": "0", "key": "\x00"}  # a 500 on PostgreSQL once
+    page = client.post(f"/g/{game_id}/do", data=form, follow_redirects=True)
+    assert page.status_code == 200 and 'class="flash error"' in page.text
     assert snapshot(app, game_id) == before
 
 
