@@ -206,7 +206,7 @@ class Banker:
         )
         self.csrf, self.version, self.busy = "", 0, False
         self.on_error_page = False  # the last answer was not a page: reload before a tap
-        self.late: list[str] = []  # notes of earlier actions whose green banner came late
+        self.late: list[str] = []  # green banners of earlier actions, shown late
 
     def landed(self, html: str) -> None:
         self.csrf = common.csrf_token(html)
@@ -216,17 +216,17 @@ class Banker:
         self.on_error_page = False
 
     def banners(self, html: str, note: str | None = None) -> tuple[bool, list[str]]:
-        """Whether a green banner names this action (its note), and the red banners; a green
-        banner naming another action is kept in `late`."""
+        """Whether a green banner names this action (its note, in brackets at the end of the
+        sentence), and the red banners; any other green banner is kept in `late`."""
         done, errors = False, []
         for category, text in BANNER.findall(html):
-            named = re.search(r"\((load-[^()]+)\)", text)
-            if category == "done" and named and named.group(1) == note:
+            text = " ".join(text.split())
+            if category == "done" and note and text.endswith(f"({note})"):
                 done = True
-            elif category == "done" and named:
-                self.late.append(named.group(1))
+            elif category == "done":
+                self.late.append(text)
             elif category == "error":
-                errors.append(" ".join(text.split()))
+                errors.append(text)
         return done, errors
 
     async def login(self) -> None:
