@@ -16,6 +16,7 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from . import integrity, logbook
+from .db_setup import awaiting_commit
 from .inputs import clean_payload, clean_setup
 from .live import announce, watcher
 from .models import Action, Game, Player, db
@@ -196,11 +197,15 @@ def _begin() -> None:
 
 def _commit() -> None:
     """Commit and keep the objects as written: the answer is drawn from them at once, with
-    no second trip to the database to read back what was just stored."""
+    no second trip to the database to read back what was just stored. The rows are sent
+    first; from the COMMIT on, the request waits for the database's answer rather than for
+    its deadline (db_setup.awaiting_commit): what it answers is then what the log holds."""
     session = db.session()
     session.expire_on_commit = False
     try:
-        session.commit()
+        session.flush()
+        with awaiting_commit():
+            session.commit()
     finally:
         session.expire_on_commit = True
 

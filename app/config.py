@@ -35,6 +35,10 @@ DEFAULTS = {
     "DB_STATEMENT_TIMEOUT": 4,
     "DB_LOCK_TIMEOUT": 3,
     "REQUEST_DEADLINE": 4.5,
+    # The most a request waits for the answer to its action's COMMIT once sent: the deadline
+    # does not cut that wait short (the action may be done by then), this does (a frozen
+    # database). PostgreSQL's statement timeout does not bound a COMMIT.
+    "DB_COMMIT_TIMEOUT": 10,
     # Rate limits (app/web/limits.py): new games per client address, writes per player link.
     "RATE_LIMIT_CREATE": "10/minute;60/hour",
     "RATE_LIMIT_PLAYER": "60/minute",

@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
-from flask import Flask, g, jsonify, request
+from flask import Flask, current_app, g, has_request_context, jsonify, request
 from flask_babel import gettext
 from sqlalchemy import event, exc, text
 from sqlalchemy.engine import Engine
@@ -141,7 +141,8 @@ def with_deadline(app: Flask) -> None:
 
     def full_dispatch_request():
         deadline = gevent.Timeout(app.config["REQUEST_DEADLINE"])
-        g.deadline_started = time.monotonic()
+        g.deadline, g.deadline_started = deadline, time.monotonic()
+        g.deadline_timer = deadline  # what is armed now (see awaiting_commit)
         deadline.start()
         try:
             return dispatch()
@@ -159,9 +160,36 @@ def with_deadline(app: Flask) -> None:
                 session.rollback()
             return app.make_response(_unavailable(RuntimeError("deadline")))
         finally:
-            deadline.close()
+            g.deadline_timer.close()
 
     app.full_dispatch_request = full_dispatch_request
+
+
+@contextmanager
+def awaiting_commit() -> Iterator[None]:
+    """An action's COMMIT, sent to the database: the request's deadline waits for its answer.
+    Cut short while it waits, the request would say 503 ("not answering, try again") for an
+    action the database may have committed, and a banker trying again from a fresh page
+    would do it twice. A database that never answers the COMMIT (frozen) still ends the
+    request after DB_COMMIT_TIMEOUT seconds, as the deadline would: the connection dropped, a
+    503. Once the COMMIT is answered, what is left of the deadline applies again to what the
+    request does next with the database; answering an action touches none, so a done action
+    is answered as done."""
+    deadline = g.get("deadline") if has_request_context() else None
+    if deadline is None:  # no gevent (SQLite calls block; tests): nothing cuts a commit short
+        yield
+        return
+    import gevent
+
+    config = current_app.config
+    g.deadline_timer.close()
+    g.deadline_timer = gevent.Timeout(config["DB_COMMIT_TIMEOUT"], deadline)  # raises it
+    g.deadline_timer.start()
+    yield  # an error (the COMMIT failed, or no answer in time) goes on as it is
+    g.deadline_timer.close()
+    left = g.deadline_started + config["REQUEST_DEADLINE"] - time.monotonic()
+    g.deadline_timer = gevent.Timeout(max(left, 0.01), deadline)
+    g.deadline_timer.start()
 
 
 def _database_error(error: exc.DBAPIError):

@@ -11,7 +11,11 @@ process, so that hundreds of open pages cost sockets, not threads.
   makes it the banker), then for each action posts the form as a page's button does
   (`POST /g/<id>/do` with the CSRF token from `<meta name=csrf-token>`, a fresh idempotency
   key, the version of the page it was drawn from, the payload as JSON) and follows the
-  redirect to the dashboard, which it reads in full. One action at a time per banker.
+  redirect to the dashboard, which it reads in full. One action at a time per banker. An
+  action is answered as done only by a green banner that names it (its note): a banner of an
+  earlier action whose own landing failed is shown on the next page instead, and is news of
+  that action, not an answer to this one. After an answer that is not a page (an error), the
+  banker reloads the dashboard before the next tap, as a phone showing an error page must.
 
 Needs aiohttp: `pip install -e '.[bench]'` (or `pip install aiohttp`).
 """
@@ -33,6 +37,7 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("bench needs aiohttp: pip install -e '.[bench]'  (or: pip install aiohttp)")
 
+BANNER = re.compile(r'class="flash (\w+)"[^>]*>([^<]*)<')  # a page's green or red banners
 LIVE = re.compile(r'id="live"[^>]*data-live="([^"]+)"[^>]*data-version="(\d+)"')
 STREAM_READ_TIMEOUT = 60  # s without a byte on a stream (the server says "still here" every 15)
 REQUEST_TIMEOUT = 60
@@ -200,12 +205,29 @@ class Banker:
             timeout=aiohttp.ClientTimeout(total=REQUEST_TIMEOUT),
         )
         self.csrf, self.version, self.busy = "", 0, False
+        self.on_error_page = False  # the last answer was not a page: reload before a tap
+        self.late: list[str] = []  # green banners of earlier actions, shown late
 
     def landed(self, html: str) -> None:
         self.csrf = common.csrf_token(html)
         found = LIVE.search(html)
         if found:
             self.version = int(found.group(2))
+        self.on_error_page = False
+
+    def banners(self, html: str, note: str | None = None) -> tuple[bool, list[str]]:
+        """Whether a green banner names this action (its note, in brackets at the end of the
+        sentence), and the red banners; any other green banner is kept in `late`."""
+        done, errors = False, []
+        for category, text in BANNER.findall(html):
+            text = " ".join(text.split())
+            if category == "done" and note and text.endswith(f"({note})"):
+                done = True
+            elif category == "done":
+                self.late.append(text)
+            elif category == "error":
+                errors.append(text)
+        return done, errors
 
     async def login(self) -> None:
         url = f"{self.base}/g/{self.game.id}/?key={self.game.key}"
@@ -215,35 +237,49 @@ class Banker:
                 raise common.BenchError(f"the banker link answered {response.status}")
         self.landed(html)
 
+    async def reload(self) -> None:
+        """The dashboard again, as a banker looking at an error page does before tapping."""
+        async with self.session.get(f"{self.base}/g/{self.game.id}/") as response:
+            html = await response.text()
+            if response.status != 200:
+                raise common.BenchError(f"the dashboard answered {response.status} on reload")
+        self.banners(html)
+        self.landed(html)
+
     async def act(self, kind: str, fields: dict) -> dict:
         """Post one action as the page's form does and land on the dashboard."""
         self.busy = True
-        form = {
-            "csrf_token": self.csrf,
-            "kind": kind,
-            "key": secrets.token_hex(8),
-            "version": str(self.version),
-            "payload": json.dumps(fields),
-        }
-        began, wall = time.perf_counter(), time.monotonic()
-        result = {"game": self.game.id, "note": fields.get("note"), "started": wall}
-        result.update(ok=False, status=0)
+        note = fields.get("note")
+        result = {"game": self.game.id, "note": note, "started": time.monotonic()}
+        result.update(ok=False, status=0, chain=[])
+        began = time.perf_counter()
         try:
+            if self.on_error_page:
+                await self.reload()
+            form = {
+                "csrf_token": self.csrf,
+                "kind": kind,
+                "key": secrets.token_hex(8),
+                "version": str(self.version),
+                "payload": json.dumps(fields),
+            }
+            began = time.perf_counter()
             async with self.session.post(f"{self.base}/g/{self.game.id}/do", data=form) as answer:
                 html = await answer.text()
                 result["status"] = answer.status
+                result["chain"] = [step.status for step in answer.history] + [answer.status]
                 result["landed_on"] = answer.url.path
-            if answer.status == 200 and 'class="flash done"' in html:
-                result["ok"] = True
-                self.landed(html)
-            elif answer.status == 200:
-                flash = re.search(r'class="flash error"[^>]*>([^<]*)<', html)
-                result["error"] = f"refused: {flash.group(1) if flash else 'no banner'}"
+            if answer.status == 200:
+                result["ok"], errors = self.banners(html, note)
+                if not result["ok"]:
+                    result["error"] = f"refused: {errors[0] if errors else 'no banner'}"
                 self.landed(html)
             else:
                 result["error"] = f"status {answer.status}"
+                self.on_error_page = True
         except (TimeoutError, aiohttp.ClientError, OSError, common.BenchError) as error:
             result["error"] = f"{type(error).__name__}: {error}"
+            self.on_error_page = True
         finally:
             self.busy = False
         result["ms"] = (time.perf_counter() - began) * 1000
@@ -251,13 +287,28 @@ class Banker:
         return result
 
     async def api(self, path: str, timeout: float = 30):
+        status, body, _ = await self.api_page(f"/api/games/{self.game.id}{path}", timeout)
+        return status, body
+
+    async def api_page(self, path: str, timeout: float = 30):
         headers = {"X-Banker-Key": self.game.key}
         async with self.session.get(
-            f"{self.base}/api/games/{self.game.id}{path}",
+            f"{self.base}{path}",
             headers=headers,
             timeout=aiohttp.ClientTimeout(total=timeout),
         ) as response:
-            return response.status, await response.json()
+            older = response.links.get("next", {}).get("url")
+            return response.status, await response.json(), older and older.path_qs
+
+    async def log(self) -> tuple[int, list]:
+        """The whole log, newest first, a page at a time (the API's Link header)."""
+        entries, path = [], f"/api/games/{self.game.id}/actions?limit=500"
+        while path:
+            status, page, path = await self.api_page(path)
+            if status != 200:
+                return status, entries
+            entries += page
+        return 200, entries
 
     async def close(self) -> None:
         await self.session.close()
@@ -421,7 +472,7 @@ async def read_back(bankers: list[Banker], timeout: float) -> tuple[dict, dict]:
         while time.monotonic() < deadline:
             try:
                 status, view = await banker.api("")
-                status_h, history = await banker.api("/actions")
+                status_h, history = await banker.log()
                 if status == 200 and status_h == 200:
                     finals[banker.game.id], histories[banker.game.id] = view, history
                     break
@@ -432,13 +483,28 @@ async def read_back(bankers: list[Banker], timeout: float) -> tuple[dict, dict]:
 
 
 def lost(results: list[dict], histories: dict[str, list]) -> list[str]:
-    """Actions answered as done whose note is not in their game's log."""
-    notes = {game: {e["payload"].get("note") for e in log} for game, log in histories.items()}
+    """Actions answered as done (a green banner naming them) whose note is not in their
+    game's log."""
+    notes = logged(histories)
     return [
         r["note"]
         for r in results
         if r["ok"] and r["game"] in notes and r["note"] not in notes[r["game"]]
     ]
+
+
+def done_not_answered(results: list[dict], histories: dict[str, list]) -> dict:
+    """Actions in the log that were not answered as done: the post itself failed (the answer
+    said the opposite of what happened: a fault) or the post was answered with a redirect and
+    the page it led to failed (the answer did not reach the screen)."""
+    notes = logged(histories)
+    in_log = [r for r in results if not r["ok"] and r["note"] in notes.get(r["game"], ())]
+    redirected = [r for r in in_log if r["chain"][:1] in ([302], [303])]
+    return {"post_failed": len(in_log) - len(redirected), "landing_failed": len(redirected)}
+
+
+def logged(histories: dict[str, list]) -> dict[str, set]:
+    return {game: {e["payload"].get("note") for e in log} for game, log in histories.items()}
 
 
 def saw_errors(result: dict) -> bool:

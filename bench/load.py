@@ -26,11 +26,13 @@ Reported: action time (post + landing on the dashboard) p50/p95/max; fragment fe
 p50/p95 (only pages told a bare "version N is out" fetch);
 errors (refused or failed actions, failed fetches, page loads, streams, 5xx);
 "database is locked" and tracebacks in the server's output; lost actions (answered as done,
-missing from the log: read back through the API); pages not up to date 1 s after the last
-action (the balance a player's page shows, or every balance on the table screen, against
-the API's); the server's RSS (summed over its processes, from /proc) and threads; the CPU
-time of the server and of this client process, and this event loop's lag, to tell whether
-the client kept up.
+missing from the log: read back through the API, every page of it; an action is answered
+as done by a green banner naming it, bench/clients.py); actions in the log not answered as
+done (the post failed, or the page its redirect led to failed and its green banner came on a
+later page); pages not up to date 1 s after the last action (the balance a player's page
+shows, or every balance on the table screen, against the API's); the server's RSS (summed
+over its processes, from /proc) and threads; the CPU time of the server and of this client
+process, and this event loop's lag, to tell whether the client kept up.
 
     python bench/load.py                                  # gunicorn, SQLite then PostgreSQL
     python bench/load.py --servers tablebank --databases sqlite
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import secrets
 import sys
@@ -88,6 +91,9 @@ async def act(args, server: common.Server, crowd: clients.Crowd) -> dict:
     await crowd.close_pages()  # streams closed first: a server they hold may then answer
     finals, histories = await clients.read_back(bankers, args.readback_timeout)
     lost = clients.lost(results, histories)
+    if args.results:
+        with open(args.results, "w") as out:
+            json.dump({"results": results, "lost": lost, "logs": histories}, out)
 
     done = [r for r in results if r["ok"]]
     failed = [r for r in results if not r["ok"]]
@@ -111,6 +117,9 @@ async def act(args, server: common.Server, crowd: clients.Crowd) -> dict:
         "error_examples": (tally.fetch_errors + tally.page_errors + tally.stream_errors)[:5],
         "status_5xx": tally.status_5xx,
         "lost_actions": len(lost),
+        "lost_examples": lost[:5],
+        "done_not_answered": clients.done_not_answered(results, histories),
+        "late_banners": sum(len(banker.late) for banker in bankers),
         "games_not_read_back": len(bankers) - len(finals),
         "done_actions": len(done),
         "after_last_action": clients.check(snapshot, finals),
@@ -184,6 +193,12 @@ def report(r: dict) -> None:
             else ""
         )
     )
+    d = r["done_not_answered"]
+    print(
+        f"in the log but not answered as done: {d['post_failed']} whose post failed, "
+        f"{d['landing_failed']} whose landing page failed ({r['late_banners']} green banners "
+        "shown late, on a later page)"
+    )
     u = r["after_last_action"]
     print(
         f"{r['settle_s']} s after the last action: {u['not_up_to_date']} of {u['pages']} pages "
@@ -228,6 +243,7 @@ def main() -> int:
         help="s to read every game back through the API at the end",
     )
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--results", help="write every action's answer and the logs here (JSON)")
     args = parser.parse_args()
     limit = common.raise_file_limit()
     print(f"load: {common.machine()}; open files limit {limit}")

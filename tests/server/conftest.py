@@ -25,8 +25,8 @@ WORKERS = 3
 
 
 class Server:
-    def __init__(self, db_url: str, workers: int = WORKERS) -> None:
-        self.db_url, self.workers = db_url, workers
+    def __init__(self, db_url: str, workers: int = WORKERS, env: dict | None = None) -> None:
+        self.db_url, self.workers, self.env = db_url, workers, env or {}
         self.process: subprocess.Popen | None = None
         self.log = tempfile.TemporaryFile()  # noqa: SIM115  the server's stderr, while it lives
         with socket.socket() as probe:
@@ -43,6 +43,7 @@ class Server:
         ]  # fmt: skip
         # News must be pushed: the watcher's safety-net sweep would hide a lost notice.
         env = {**os.environ, "DATABASE_URL": self.db_url, "TABLEBANK_LIVE_SWEEP_SECONDS": "3600"}
+        env.update(self.env)  # a test's own settings, as TABLEBANK_<NAME>
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=env, start_new_session=True, stderr=self.log
         )

@@ -1,0 +1,178 @@
+"""What the bank answers is what the log holds, even when a request runs out of time around
+its commit: gunicorn with gevent workers on PostgreSQL, a request deadline of 1 s, and a
+database made slow on purpose where it matters.
+
+An action answered as done (the banker's page lands on the dashboard with its green banner,
+the API says 201) is in the log; an action answered as not done (a 503 saying the database
+is not answering) is not, and sending the same form again does it once. The COMMIT is made
+slow by a deferred trigger that sleeps at commit time for the actions whose note asks it
+("slow 2": 2 s; "fail 2": 2 s, then the commit fails), longer than the request's deadline.
+Before the fix the deadline cut the wait for the COMMIT's answer and said 503 ("not
+answering, try again") for an action the database then committed: a banker trying again
+from a fresh page would have paid twice (seen in bench/load.py on PostgreSQL: 2 actions of
+600 answered 503 and in the log).
+
+On PostgreSQL only: SQLite's calls block the whole process, so no deadline fires inside one.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import psycopg
+import pytest
+
+from ..conftest import POSTGRES
+from .conftest import Server, new_game
+
+pytestmark = pytest.mark.skipif(not POSTGRES, reason="no deadline fires inside a SQLite call")
+
+SLOW_COMMIT = """
+CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.payload->>'note' LIKE 'slow %' OR NEW.payload->>'note' LIKE 'fail %' THEN
+    PERFORM pg_sleep(split_part(NEW.payload->>'note', ' ', 2)::float);
+  END IF;
+  IF NEW.payload->>'note' LIKE 'fail %' THEN
+    RAISE EXCEPTION 'the commit fails';
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON action
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit();
+"""
+SETTINGS = {
+    "TABLEBANK_REQUEST_DEADLINE": "1",  # seconds: shorter than a "slow 2" commit
+    "TABLEBANK_DB_COMMIT_TIMEOUT": "10",  # longer (the default)
+}
+
+
+def plain(url: str) -> str:
+    return url.replace("postgresql+psycopg://", "postgresql://")
+
+
+@pytest.fixture
+def served(tmp_path, database_url):
+    url = database_url(tmp_path)
+    server = Server(url, workers=1, env=SETTINGS)
+    server.start()  # the schema is made at start
+    with psycopg.connect(plain(url), autocommit=True) as connection:
+        connection.execute(SLOW_COMMIT)
+    server.database = plain(url)
+    yield server
+    server.close()
+
+
+class Phone:
+    """The banker's phone: its session cookie, the page's CSRF token, no redirect followed."""
+
+    def __init__(self, server: Server, game_id: str, key: str) -> None:
+        self.server, self.game_id = server, game_id
+        jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(jar), NoRedirect
+        )
+        assert self.visit(f"/g/{game_id}/?key={key}")[0] == 302  # the banker link
+        status, page = self.visit(f"/g/{game_id}/")
+        assert status == 200
+        self.csrf = re.search(r'<meta name="csrf-token" content="([^"]+)"', page).group(1)
+
+    def visit(self, path: str, form: dict | None = None) -> tuple[int, str]:
+        data = urllib.parse.urlencode(form).encode() if form else None
+        try:
+            with self.opener.open(self.server.url + path, data=data, timeout=60) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as answer:
+            return answer.code, answer.read().decode(errors="replace")
+
+    def form(self, note: str) -> dict:
+        return {
+            "csrf_token": self.csrf,
+            "kind": "transfer",
+            "key": f"tap {note}",
+            "payload": f'{{"from": 0, "to": 1, "amount": 25, "note": "{note}"}}',
+        }
+
+    def banners(self) -> list[tuple[str, str]]:
+        """The dashboard's banners, as the banker sees them after the redirect."""
+        status, page = self.visit(f"/g/{self.game_id}/")
+        assert status == 200
+        return [
+            (kind, " ".join(text.split()))
+            for kind, text in re.findall(r'class="flash (\w+)"[^>]*>([^<]*)<', page)
+        ]
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def notes_in_log(server: Server, game_id: str) -> list[str]:
+    """The notes of the game's logged actions, read once any transaction still holding the
+    game has ended (an interrupted request's COMMIT may still be running in the database)."""
+    with psycopg.connect(server.database) as connection:
+        connection.execute("SELECT id FROM game WHERE id = %s FOR UPDATE", (game_id,))
+        rows = connection.execute(
+            "SELECT payload FROM action WHERE game_id = %s ORDER BY seq", (game_id,)
+        )
+        return [payload.get("note") for (payload,) in rows]
+
+
+def test_a_commit_slower_than_the_deadline_is_answered_as_done(served):
+    game_id, key = new_game(served)
+    phone = Phone(served, game_id, key)
+    status, _ = phone.visit(f"/g/{game_id}/do", phone.form("slow 2"))
+    # Done and said so: to the dashboard, not a 503 for an action the log holds.
+    assert (status, notes_in_log(served, game_id)) == (302, ["slow 2"])
+    assert phone.banners() == [("done", "Ana pays Bea $25 (slow 2)")]
+
+    status, _ = phone.visit(f"/g/{game_id}/do", phone.form("slow 2"))  # the same tap again
+    assert status == 302
+    assert phone.banners() == [("done", "Already done: Ana pays Bea $25 (slow 2)")]
+    assert notes_in_log(served, game_id) == ["slow 2"]
+
+
+def test_through_the_api_a_slow_commit_is_a_201_and_in_the_log(served):
+    game_id, key = new_game(served)
+    body = {"kind": "bank_pay", "player": 2, "amount": 7, "note": "slow 2"}
+    body["idempotency_key"] = "api slow"
+    status, answer = served.call("POST", f"/api/games/{game_id}/actions", body, key)
+    assert (status, notes_in_log(served, game_id)) == (201, ["slow 2"]), answer
+    assert answer["seq"] == 1 and answer["game"]["players"][2]["cash"] == 5007
+
+
+def test_a_commit_that_fails_after_the_deadline_is_answered_as_not_done(served):
+    """The COMMIT outlives the deadline, then fails (the trigger raises): rolled back, and the
+    banker is told the database did not answer, never shown a green banner."""
+    game_id, key = new_game(served)
+    phone = Phone(served, game_id, key)
+    status, page = phone.visit(f"/g/{game_id}/do", phone.form("fail 2"))
+    assert (status, notes_in_log(served, game_id)) == (503, [])
+    assert "not answering" in page
+    assert phone.banners() == []
+    _, game = served.call("GET", f"/api/games/{game_id}", key=key)
+    assert game["version"] == 0 and game["players"][0]["cash"] == 5000
+
+
+def test_a_tap_that_times_out_before_its_commit_is_not_done_and_can_be_sent_again(served):
+    """The game is locked by someone else for longer than the deadline: 503, nothing done;
+    once it is free, the same form does the action once."""
+    game_id, key = new_game(served)
+    phone = Phone(served, game_id, key)
+    with psycopg.connect(served.database) as other:
+        other.execute("SELECT id FROM game WHERE id = %s FOR UPDATE", (game_id,))
+        status, page = phone.visit(f"/g/{game_id}/do", phone.form("waited"))
+        assert status == 503 and "not answering" in page
+        other.rollback()
+    assert notes_in_log(served, game_id) == []
+    assert phone.banners() == []
+
+    status, _ = phone.visit(f"/g/{game_id}/do", phone.form("waited"))
+    assert status == 302
+    assert phone.banners() == [("done", "Ana pays Bea $25 (waited)")]
+    assert notes_in_log(served, game_id) == ["waited"]
