@@ -39,6 +39,10 @@ DEFAULTS = {
     # does not cut that wait short (the action may be done by then), this does (a frozen
     # database). PostgreSQL's statement timeout does not bound a COMMIT.
     "DB_COMMIT_TIMEOUT": 10,
+    # Live streams drawing at once, per process: under gevent a query yields, so without a
+    # bound the pages of busy tables would hold every pooled connection and leave the banker
+    # waiting (seen on PostgreSQL: pool exhausted, 503s). The other draws wait their turn.
+    "LIVE_DRAWS": 3,
     # Rate limits (app/web/limits.py): new games per client address, writes per player link.
     "RATE_LIMIT_CREATE": "10/minute;60/hour",
     "RATE_LIMIT_PLAYER": "60/minute",

@@ -42,10 +42,15 @@ OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at
 TABLE_HISTORY = 6  # the last actions the table screen shows
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
 KEEPALIVE = 15
-# Streams drawing at once, per process. Under gevent a query yields, so without a bound the
-# pages of a busy table would hold every pooled connection and leave the banker waiting
-# (seen on PostgreSQL: pool exhausted, 503s). The other draws wait their turn.
-DRAWING = threading.BoundedSemaphore(3)
+
+
+def drawing(app) -> threading.BoundedSemaphore:
+    """The process's bound on live streams drawing at once (LIVE_DRAWS)."""
+    bound = app.extensions.get("tablebank.drawing")
+    if bound is None:
+        bound = threading.BoundedSemaphore(app.config["LIVE_DRAWS"])
+        bound = app.extensions.setdefault("tablebank.drawing", bound)
+    return bound
 
 
 def qr_svg(url: str) -> Markup:
@@ -277,7 +282,7 @@ def news(game_id: str, version: int, draw: Callable[[], str]) -> tuple[int, str]
     least (read before drawing: a later action is sent again, never skipped); "version N is
     out" if it cannot be drawn here, and the page fetches it as it would when polling."""
     try:
-        with DRAWING:
+        with drawing(current_app):
             drawn = version_now(game_id)
             html = draw()
     except Exception:  # noqa: BLE001  a game gone or a bad row: the page's own fetch says why
