@@ -49,7 +49,8 @@ PG_ADMIN = "postgresql://postgres:postgres@127.0.0.1:5432/postgres"
 TABLEBANK_CMD = "{bin}/tablebank --host 127.0.0.1 --port {port}"
 GUNICORN_CMD = (  # the README's server: the product's gunicorn settings (gevent workers)
     "{bin}/gunicorn -c python:tablebank.gunicorn_conf --workers {workers} "
-    "--worker-class {worker_class} {thread_option}--bind 127.0.0.1:{port} --timeout 120 tablebank:create_app()"
+    "--worker-class {worker_class} {thread_option}--bind 127.0.0.1:{port} --timeout 120 "
+    "tablebank:create_app()"
 )
 
 
