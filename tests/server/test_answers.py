@@ -26,7 +26,7 @@ import urllib.request
 import psycopg
 import pytest
 
-from ..conftest import POSTGRES
+from ..conftest import POSTGRES, setup_of
 from .conftest import Server, new_game
 
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="no deadline fires inside a SQLite call")
@@ -176,3 +176,26 @@ def test_a_tap_that_times_out_before_its_commit_is_not_done_and_can_be_sent_agai
     assert status == 302
     assert phone.banners() == [("done", "Ana pays Bea $25 (waited)")]
     assert notes_in_log(served, game_id) == ["waited"]
+
+
+SLOW_NEW_GAME = """
+CREATE FUNCTION slow_new_game() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.setup->'players'->0->>'name' = 'Slow' THEN
+    PERFORM pg_sleep(2);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER slow_new_game AFTER INSERT ON game
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_new_game();
+"""
+
+
+def test_a_new_game_whose_commit_outlives_the_deadline_is_answered_as_made(served):
+    """A 503 for a game the database then made would leave the table to make it twice."""
+    with psycopg.connect(served.database, autocommit=True) as connection:
+        connection.execute(SLOW_NEW_GAME)
+    status, answer = served.call("POST", "/api/games", setup_of(("Slow", "Bea")))
+    with psycopg.connect(served.database) as connection:
+        made = connection.execute("SELECT id FROM game").fetchall()
+    assert (status, made) == (201, [(answer.get("id"),)]), answer
