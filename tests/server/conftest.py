@@ -44,9 +44,14 @@ class Server:
         # News must be pushed: the watcher's safety-net sweep would hide a lost notice.
         env = {**os.environ, "DATABASE_URL": self.db_url, "TABLEBANK_LIVE_SWEEP_SECONDS": "3600"}
         env.update(self.env)  # a test's own settings, as TABLEBANK_<NAME>
+        self.run(command, ROOT, env)
+
+    def run(self, command: list, cwd: Path, env: dict) -> None:
+        """Start `command` as this server, returning once it answers /api/editions."""
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, start_new_session=True, stderr=self.log
-        )
+            command, cwd=cwd, env=env, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=self.log,
+        )  # fmt: skip
         deadline = time.monotonic() + 90  # a loaded machine boots workers slowly
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
@@ -55,7 +60,7 @@ class Server:
             except OSError:
                 time.sleep(0.2)
         self.stop()
-        raise RuntimeError(f"gunicorn did not start:\n{self.errors()}")
+        raise RuntimeError(f"{Path(command[0]).name} did not start:\n{self.errors()}")
 
     def errors(self) -> str:
         self.log.seek(0)

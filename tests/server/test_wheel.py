@@ -12,7 +12,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import time
 import urllib.request
 import venv
 import zipfile
@@ -57,19 +56,8 @@ def installed(tmp_path_factory) -> Path:
 def start(venv_dir: Path, cwd: Path, env: dict, server: Server) -> None:
     """`tablebank --host 127.0.0.1 --port P` in cwd, answering once /api/editions does."""
     cwd.mkdir(exist_ok=True)
-    server.process = subprocess.Popen(
-        [venv_dir / "bin" / "tablebank", "--host", "127.0.0.1", "--port", str(server.port)],
-        cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=server.log, start_new_session=True,
-    )  # fmt: skip
-    deadline = time.monotonic() + 90  # a loaded machine imports gevent and Flask slowly
-    while time.monotonic() < deadline and server.process.poll() is None:
-        try:
-            urllib.request.urlopen(server.url + "/api/editions", timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    server.stop()
-    raise AssertionError(f"the installed tablebank did not start:\n{server.errors()}")
+    command = [venv_dir / "bin" / "tablebank", "--host", "127.0.0.1", "--port", str(server.port)]
+    server.run(command, cwd, env)
 
 
 def page(server: Server, path: str, key: str = "", lang: str = "en") -> str:
