@@ -236,7 +236,8 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
     except BaseException:
         db.session.rollback()
         raise
-    watcher(current_app._get_current_object()).bump(game.id, game.version)  # the app, not the proxy
+    live = watcher(current_app._get_current_object())  # the app, not the proxy
+    live.bump(game.id, game.version, cash_of(game))
     return Done(game, row, outcome)
 
 
@@ -259,8 +260,14 @@ def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outc
     game.state = outcome.state.to_dict()
     integrity.seal(game)
     db.session.add(row)
-    announce(db.session, game.id, game.version)  # sent at commit, never if rolled back
+    announce(db.session, game.id, game.version, cash_of(game))  # at commit, never if rolled back
     return row
+
+
+def cash_of(game: Game) -> list[str]:
+    """Every seat's cash as the edition prints it, for the news of a new version."""
+    edition = edition_of(game)
+    return [edition.money(player["cash"]) for player in game.state["players"]]
 
 
 def ends_at(game: Game) -> datetime | None:

@@ -3,12 +3,17 @@
 After an action commits, the bank bumps the game's version in this process's watcher, which
 wakes the streams here at once. The other processes hear of it from the database:
 
-- PostgreSQL: the action's own transaction sends `NOTIFY tablebank, '<game> <version>'`
-  (`announce`), so the news of an action that rolled back is never sent; each process's
-  watcher LISTENs on one connection of its own.
+- PostgreSQL: the action's own transaction sends `NOTIFY tablebank, '<game> <version>
+  <cash>'` (`announce`), so the news of an action that rolled back is never sent; each
+  process's watcher LISTENs on one connection of its own.
 - SQLite (one machine): nothing is sent. Each process's watcher asks SQLite every TICK
   whether anyone has committed since (`PRAGMA data_version`: shared memory, no table read),
   and only then reads the versions of the games its pages follow.
+
+The news carries every player's cash as the edition prints it (not on SQLite across
+processes): a stream sends those figures at once, before it draws the live part, so a
+phone's balance changes without waiting for the drawing (or, under gevent, for the banker's
+dashboard being drawn in the same process at that moment).
 
 Either way the watcher re-reads those versions every SWEEP seconds, a safety net for news
 missed while its connection was down. A watcher that loses its connection logs it and
@@ -21,6 +26,7 @@ the pages of its game.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -40,23 +46,40 @@ IN_CHUNKS = 500  # game ids per query when reading versions
 _making = threading.Lock()
 
 
-def announce(session, game_id: str, version: int) -> None:
+def announce(session, game_id: str, version: int, cash: list[str]) -> None:
     """Tell the other processes, inside the action's transaction (PostgreSQL only)."""
     if session.get_bind().dialect.name == "postgresql":
+        news = f"{game_id} {version} {json.dumps(cash, ensure_ascii=False)}"
         session.execute(
-            text("SELECT pg_notify(:channel, :news)"),
-            {"channel": CHANNEL, "news": f"{game_id} {version}"},
+            text("SELECT pg_notify(:channel, :news)"), {"channel": CHANNEL, "news": news}
         )
 
 
-class Followed:
-    """A game some open page of this process follows: its latest known version, and the
-    event its streams wait on (replaced by a fresh one at each new version)."""
+def heard(payload: str) -> tuple[str, int, list[str] | None] | None:
+    """A notice's game, version and cash; None for a notice that is not ours."""
+    game_id, _, rest = payload.partition(" ")
+    version, _, cash = rest.partition(" ")
+    if not version.isdigit():
+        return None
+    try:
+        amounts = json.loads(cash) if cash else None
+    except ValueError:
+        amounts = None
+    if not (isinstance(amounts, list) and all(isinstance(a, str) for a in amounts)):
+        amounts = None
+    return game_id, int(version), amounts
 
-    __slots__ = ("version", "followers", "news")
+
+class Followed:
+    """A game some open page of this process follows: its latest known version, every
+    player's cash at that version when the news said it, and the event its streams wait on
+    (replaced by a fresh one at each new version)."""
+
+    __slots__ = ("version", "cash", "followers", "news")
 
     def __init__(self) -> None:
         self.version = -1
+        self.cash: list[str] | None = None
         self.followers = 0
         self.news = threading.Event()
 
@@ -75,12 +98,12 @@ class Watcher:
 
     # -- what streams and the bank call ------------------------------------------------------
 
-    def bump(self, game_id: str, version: int) -> None:
+    def bump(self, game_id: str, version: int, cash: list[str] | None = None) -> None:
         with self.lock:
             followed = self.games.get(game_id)
             if followed is None or version <= followed.version:
                 return
-            followed.version = version
+            followed.version, followed.cash = version, cash
             news, followed.news = followed.news, threading.Event()
         news.set()
 
@@ -99,14 +122,16 @@ class Watcher:
                 if not followed.followers:
                     del self.games[game_id]
 
-    def wait(self, followed: Followed, seen: int, timeout: float) -> int:
-        """Block until the game is past version `seen`, the timeout, or a stop; the version."""
+    def wait(self, followed: Followed, seen: int, timeout: float) -> tuple[int, list | None]:
+        """Block until the game is past version `seen`, the timeout, or a stop; the version
+        and the cash the news gave with it (None if it gave none)."""
         with self.lock:
             if followed.version > seen or self.stopped.is_set():
-                return followed.version
+                return followed.version, followed.cash
             news = followed.news
         news.wait(timeout)
-        return followed.version
+        with self.lock:
+            return followed.version, followed.cash
 
     def stop(self) -> None:
         """End the watcher (a server shutting down); waiting streams wake at once."""
@@ -169,9 +194,9 @@ class Watcher:
                     self._sweep(read)  # also the catch-up right after (re)connecting
                     swept = time.monotonic()
                 for notice in connection.notifies(timeout=LISTEN_WAIT):
-                    game_id, _, version = notice.payload.partition(" ")
-                    if version.isdigit():
-                        self.bump(game_id, int(version))
+                    news = heard(notice.payload)
+                    if news is not None:
+                        self.bump(*news)
 
     def _watch_sqlite(self) -> None:
         path = self.url.database

@@ -438,8 +438,8 @@ def call_json(caller, method: str, path: str, body=None, key: str = "", expect=(
 LINK = re.compile(r'href="[^"]*?/(p|t)/([A-Za-z0-9_\-]+)"')
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 LIVE_VERSION = re.compile(r'id="live"[^>]*data-version="(\d+)"')
-BALANCE = re.compile(r'id="balance">([^<]*)<')
-TABLE_CASH = re.compile(r'<span class="cash">([^<]*)</span>')
+BALANCE = re.compile(r'id="balance"[^>]*>([^<]*)<')
+TABLE_CASH = re.compile(r'<span class="cash"[^>]*>([^<]*)</span>')
 
 
 def digits(text: str) -> int | None:

@@ -5,8 +5,9 @@ It serves the same page shapes as tablebank, with no database, no rules and no t
 the banker's money page (a `form.act` button), the POST that adds 1 to a balance in memory
 and redirects to the dashboard (a `.flash.done` line), and the player's page, whose live
 part (`#live`, `#balance`) is kept up to date by the product's own static/app.js: a
-Server-Sent Events stream that says "version N is out", then a fetch of the fragment. The
-same browser work on the client side; the server side reduced to nothing but HTTP.
+Server-Sent Events stream that sends, as tablebank's does, the cash first and then the live
+part itself. The same browser work on the client side; the server side reduced to nothing
+but HTTP.
 
     python bench/floor.py --port 8123      # then open /p/floor and /g/floor/money
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 from pathlib import Path
 
 from aiohttp import web
@@ -47,7 +49,11 @@ def page(body: str) -> web.Response:
 
 
 def fragment(table: Table) -> str:
-    return f'<p>Balance <strong id="balance">${table.balance:,}</strong></p>'
+    return f'<p>Balance <strong id="balance" data-cash="0">{dollars(table.balance)}</strong></p>'
+
+
+def dollars(amount: int) -> str:
+    return f"${amount:,}"
 
 
 async def dashboard(request: web.Request) -> web.Response:
@@ -90,7 +96,9 @@ async def stream(request: web.Request) -> web.StreamResponse:
         while True:
             if table.version > seen:
                 seen = table.version
-                await answer.write(f"id: {seen}\nevent: version\ndata: {seen}\n\n".encode())
+                cash = {"version": seen, "cash": [dollars(table.balance)]}
+                await answer.write(f"event: cash\ndata: {json.dumps(cash)}\n\n".encode())
+                await answer.write(f"id: {seen}\nevent: live\ndata: {fragment(table)}\n\n".encode())
             news = table.news
             try:
                 await asyncio.wait_for(news.wait(), 15)

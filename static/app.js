@@ -42,8 +42,9 @@
   setInterval(tick, 1000);
 })();
 // Live pages: each new version's live part arrives by Server-Sent Events ("live"), or only
-// "version N is out" and the page fetches it. EventSource reconnects by itself; if streams
-// never work, poll instead. Nothing is replaced under a field being typed in.
+// "version N is out" and the page fetches it; every seat's cash may come first ("cash").
+// EventSource reconnects by itself; if streams never work, poll instead. Nothing is
+// replaced under a field being typed in.
 (function () {
   "use strict";
   var box = document.getElementById("live");
@@ -78,6 +79,14 @@
       failures = 0;
       var v = Number(e.data);
       if (v > version) { version = v; refresh(); }
+    });
+    source.addEventListener("cash", function (e) {
+      var news = JSON.parse(e.data);
+      if (news.version <= version) { return; }
+      box.querySelectorAll("[data-cash]").forEach(function (figure) {
+        var amount = news.cash[Number(figure.dataset.cash)];
+        if (typeof amount === "string") { figure.textContent = amount; }
+      });
     });
     source.addEventListener("live", function (e) {
       failures = 0;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -266,8 +267,10 @@ def stream(game: Game, draw: Callable[[], str]) -> Response:
             last, stop = seen, time.monotonic() + STREAM_SECONDS
             yield "retry: 1000\n\n"
             while time.monotonic() < stop and not live.stopped.is_set():
-                version = live.wait(followed, last, KEEPALIVE)
+                version, cash = live.wait(followed, last, KEEPALIVE)
                 if version > last:
+                    if cash is not None:
+                        yield cash_event(version, cash)  # sent before the drawing starts
                     last, event = news(game_id, version, draw)
                     yield event
                 else:
@@ -283,8 +286,8 @@ def news(game_id: str, version: int, draw: Callable[[], str]) -> tuple[int, str]
     out" if it cannot be drawn here, and the page fetches it as it would when polling."""
     try:
         with drawing(current_app):
-            drawn = version_now(game_id)
-            html = draw()
+            drawn = db.session.scalar(select(Game.version).where(Game.id == game_id)) or 0
+            html = draw()  # on the same checkout: one pre-ping, not two
     except Exception:  # noqa: BLE001  a game gone or a bad row: the page's own fetch says why
         current_app.logger.exception("live: could not draw game %s", game_id)
         return version, f"id: {version}\nevent: version\ndata: {version}\n\n"
@@ -293,6 +296,12 @@ def news(game_id: str, version: int, draw: Callable[[], str]) -> tuple[int, str]
     drawn = max(drawn, version)
     lines = "".join(f"data: {line}\n" for line in html.splitlines())
     return drawn, f"id: {drawn}\nevent: live\n{lines}\n"
+
+
+def cash_event(version: int, cash: list[str]) -> str:
+    """Every player's cash at `version`, ahead of the live part: the page puts each figure
+    where it shows that seat's cash (no id: the live part that follows still has to come)."""
+    return f"event: cash\ndata: {json.dumps({'version': version, 'cash': cash})}\n\n"
 
 
 def version_now(game_id: str) -> int:

@@ -5,6 +5,7 @@ still load, and load back to the same JSON text (so the same checksum, app/integ
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 from app.rules import GameState, apply, new_game
 from app.rules.state import Auction, TradeOffer
@@ -58,3 +59,14 @@ def test_a_copy_does_not_share_the_auction():
     copy = state.copy()
     copy.auction.bid = 99
     assert state.auction.bid == 60
+
+
+def test_the_snapshot_is_the_text_asdict_gave_and_shares_nothing_with_the_state():
+    state = played()
+    before = asdict(state)
+    before["deeds"] = {str(i): d for i, d in before["deeds"].items()}
+    data = state.to_dict()
+    assert json.dumps(data) == json.dumps(before)  # same keys, same order: same checksum
+    data["players"][0]["jail_free"].append("chance")
+    data["offers"][0]["trade"]["give"]["deeds"].append(1)
+    assert state.players[0].jail_free == [] and state.offers[0].trade["give"]["deeds"] == [39]

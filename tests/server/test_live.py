@@ -4,6 +4,7 @@ database; a player's stream on either one hears of every action done on the othe
 from __future__ import annotations
 
 import http.client
+import json
 import re
 
 import pytest
@@ -22,19 +23,32 @@ class Stream:
         assert self.response.status == 200
         assert self.response.getheader("Content-Type").startswith("text/event-stream")
 
-    def next_version(self) -> int:
-        """The version of the next event (keep-alive comments skipped); what it carries (the
-        page's live part, as drawn for that version) is kept in `shown`."""
-        version, shown = None, []
+    def next_event(self) -> tuple[str, int | None, str]:
+        """The next event's type, id and data (keep-alive comments skipped)."""
+        kind, version, data = "message", None, []
         while True:
             line = self.response.fp.readline()
             assert line, "the stream ended"
-            if line.startswith(b"id: "):
+            if line.startswith(b"event: "):
+                kind = line[7:].decode().strip()
+            elif line.startswith(b"id: "):
                 version = int(line[4:])
             elif line.startswith(b"data: "):
-                shown.append(line[6:].decode())
-            elif line == b"\n" and version is not None:
-                self.shown = "".join(shown)
+                data.append(line[6:].decode())
+            elif line == b"\n" and data:
+                return kind, version, "".join(data)
+
+    def next_version(self) -> int:
+        """The version of the next live part; what it carries (the page's live part, as
+        drawn for that version) is kept in `shown`, and the cash sent ahead of it, if any,
+        in `cash` ({"version": v, "cash": [each seat's figure]})."""
+        self.cash = None
+        while True:
+            kind, version, data = self.next_event()
+            if kind == "cash":
+                self.cash = json.loads(data)
+            elif version is not None:
+                self.shown = data
                 return version
 
     def close(self) -> None:
@@ -101,4 +115,44 @@ def test_pages_in_every_process_hear_every_action_after_each_process_has_acted(s
                 stream.close()
     finally:
         for host in hosts:
+            host.close()
+
+
+def balance_shown(live_part: str) -> str:
+    return re.search(r'id="balance" data-cash="\d+">([^<]+)<', live_part).group(1)
+
+
+def test_the_new_cash_reaches_a_page_ahead_of_its_live_part(server):
+    """A player's balance is sent before the live part is drawn: by the process that did the
+    action, and on PostgreSQL by every other process too (the notice carries it). The figure
+    is the one the live part then shows."""
+    game_id, key = new_game(server)
+    tokens = player_tokens(server, game_id, key)
+    same = Server(server.db_url, workers=1)
+    others = [Server(server.db_url, workers=1)]
+    postgresql = server.db_url.startswith("postgresql")
+    try:
+        for host in [same, *others]:
+            host.start()
+        streams = [Stream(host, tokens[1]) for host in [same, *others]]
+        try:
+            pay = {"kind": "bank_pay", "player": 1, "amount": 25}
+            assert same.call("POST", f"/api/games/{game_id}/actions", pay, key)[0] == 201
+            here, there = (stream.next_version() for stream in streams)
+            assert here == there == 1
+            _, game = same.call("GET", f"/api/games/{game_id}", key=key)
+            shown = balance_shown(streams[0].shown)  # what the live part shows now
+            assert int(re.sub(r"\D", "", shown)) == game["players"][1]["cash"]
+            assert streams[0].cash["version"] == 1
+            assert streams[0].cash["cash"][1] == shown
+            if postgresql:
+                assert streams[1].cash == streams[0].cash
+            else:  # SQLite across processes: the live part alone, as before
+                assert streams[1].cash is None
+            assert balance_shown(streams[1].shown) == shown
+        finally:
+            for stream in streams:
+                stream.close()
+    finally:
+        for host in [same, *others]:
             host.close()

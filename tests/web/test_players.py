@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from app.models import Game, Player, db
 from app.rules import GameState
@@ -43,7 +44,7 @@ def test_the_player_page_shows_balance_deeds_rent_and_rank(client, app):
     banker_do(client, game_id, "rent", player=0, deed=39)
     phone = app.test_client()
     page = phone.get(f"/p/{tokens(app, game_id)[1]}").text
-    assert 'id="balance">$1,150<' in page
+    assert re.search(r'id="balance"[^>]*>\$1,150<', page)
     assert "Boardwalk" in page and "rent now $50" in page
     assert "rank 1 of 2" in page
     assert "Bea buys Boardwalk for $400" in page
