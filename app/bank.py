@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from . import integrity, logbook
 from .db_setup import awaiting_commit
 from .inputs import clean_payload, clean_setup
-from .live import announce, watcher
+from .live import announce, hand_over, watcher
 from .models import Action, Game, Player, db
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
 
@@ -238,6 +238,7 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
         raise
     live = watcher(current_app._get_current_object())  # the app, not the proxy
     live.bump(game.id, game.version, cash_of(game))
+    hand_over()
     return Done(game, row, outcome)
 
 

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 
 from .. import bank
-from ..live import watcher
+from ..live import hand_over, watcher
 from ..models import Game, Player, db, new_token
 from ..rules import KINDS, RuleError, rent_due, score
 from . import turns
@@ -271,6 +271,7 @@ def stream(game: Game, draw: Callable[[], str]) -> Response:
                 if version > last:
                     if cash is not None:
                         yield cash_event(version, cash)  # sent before the drawing starts
+                        hand_over()
                     last, event = news(game_id, version, draw)
                     yield event
                 else:

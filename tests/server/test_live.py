@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from app.live import heard
+
 from .conftest import Server, new_game
 
 
@@ -156,3 +158,11 @@ def test_the_new_cash_reaches_a_page_ahead_of_its_live_part(server):
     finally:
         for host in [same, *others]:
             host.close()
+
+
+def test_a_notice_gives_its_game_version_and_cash_and_a_stray_one_is_passed_over():
+    assert heard('Ab-1 7 ["$1,500", "1.100 €"]') == ("Ab-1", 7, ["$1,500", "1.100 €"])
+    assert heard("Ab-1 7") == ("Ab-1", 7, None)  # as sent before the cash came with it
+    assert heard("Ab-1 7 [1500]") == ("Ab-1", 7, None)  # not figures as printed: no cash
+    assert heard("Ab-1 7 [broken") == ("Ab-1", 7, None)
+    assert heard("Ab-1 seven") is None and heard("") is None
