@@ -5,8 +5,9 @@ process, so that hundreds of open pages cost sockets, not threads.
   page, reads its version, opens the live stream (`<data-live>?v=<version>`, Server-Sent
   Events); an "event: live" newer than what it has carries the live part itself, which it
   reads; on an "event: version" it fetches its live part (`?fragment=1`), one fetch at a
-  time, fetching once more if news came meanwhile: what static/app.js does. On a closed
-  stream it reconnects after the server's `retry:` delay.
+  time, fetching once more if news came meanwhile: what static/app.js does. The "event:
+  cash" sent ahead of a live part is passed over: a page is up to date once its whole live
+  part is. On a closed stream it reconnects after the server's `retry:` delay.
 - Banker: the banker's phone for one game. It opens the banker link once (the session cookie
   makes it the banker), then for each action posts the form as a page's button does
   (`POST /g/<id>/do` with the CSRF token from `<meta name=csrf-token>`, a fresh idempotency
@@ -264,11 +265,10 @@ class Banker:
                 "payload": json.dumps(fields),
             }
             began = time.perf_counter()
-            async with self.session.post(f"{self.base}/g/{self.game.id}/do", data=form) as answer:
-                html = await answer.text()
-                result["status"] = answer.status
-                result["chain"] = [step.status for step in answer.history] + [answer.status]
-                result["landed_on"] = answer.url.path
+            answer, html = await self.post(form, result)
+            result["status"] = answer.status
+            result["chain"] = [step.status for step in answer.history] + [answer.status]
+            result["landed_on"] = answer.url.path
             if answer.status == 200:
                 result["ok"], errors = self.banners(html, note)
                 if not result["ok"]:
@@ -285,6 +285,19 @@ class Banker:
         result["ms"] = (time.perf_counter() - began) * 1000
         result["answered"] = time.monotonic()
         return result
+
+    async def post(self, form: dict, result: dict):
+        """The form's post and its redirect. A kept-alive connection the server closed while
+        the request was on its way is tried once more on a new one, as a browser does; the
+        form's idempotency key makes that safe even had the first one arrived."""
+        url = f"{self.base}/g/{self.game.id}/do"
+        try:
+            async with self.session.post(url, data=form) as answer:
+                return answer, await answer.text()
+        except aiohttp.ServerDisconnectedError:
+            result["resent"] = True
+        async with self.session.post(url, data=form) as answer:
+            return answer, await answer.text()
 
     async def api(self, path: str, timeout: float = 30):
         status, body, _ = await self.api_page(f"/api/games/{self.game.id}{path}", timeout)

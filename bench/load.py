@@ -108,6 +108,7 @@ async def act(args, server: common.Server, crowd: clients.Crowd) -> dict:
         "skipped_no_free_banker": skipped,
         "action_ms": common.summary([r["ms"] for r in results]),
         "action_errors": len(failed),
+        "actions_resent": sum(bool(r.get("resent")) for r in results),
         "action_error_examples": sorted({r.get("error", "") for r in failed})[:5],
         "fragment_ms": common.summary(fetches),
         "fragment_fetches": len(fetches),
@@ -179,7 +180,8 @@ def report(r: dict) -> None:
     print(
         f"errors: {r['action_errors']} actions, {r['fetch_errors']} fetches, "
         f"{r['page_errors']} page loads, {r['stream_errors']} streams, "
-        f"{r['status_5xx']} answers 5xx"
+        f"{r['status_5xx']} answers 5xx; {r['actions_resent']} posts resent on a new "
+        "connection (a kept-alive one closed on the way, as a browser resends)"
     )
     examples = r["action_error_examples"] + r["error_examples"]
     if examples:
