@@ -231,19 +231,22 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
                 version=game.version,
             )
         outcome = preview(game, kind, payload)
-        row = _append(game, kind, payload, actor, key, outcome)
+        row, cash = _append(game, kind, payload, actor, key, outcome)
         _commit()
     except BaseException:
         db.session.rollback()
         raise
     live = watcher(current_app._get_current_object())  # the app, not the proxy
-    live.bump(game.id, game.version, cash_of(game))
+    live.bump(game.id, game.version, cash)
     hand_over()
     return Done(game, row, outcome)
 
 
-def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outcome) -> Action:
-    """The action row and the new snapshot, in the caller's transaction."""
+def _append(
+    game: Game, kind: str, payload: dict, actor: str, key, outcome: Outcome
+) -> tuple[Action, list[str]]:
+    """The action row and the new snapshot, in the caller's transaction; the row, and every
+    seat's cash as the news announced it."""
     game.version += 1
     row = Action(
         game_id=game.id,
@@ -261,8 +264,9 @@ def _append(game: Game, kind: str, payload: dict, actor: str, key, outcome: Outc
     game.state = outcome.state.to_dict()
     integrity.seal(game)
     db.session.add(row)
-    announce(db.session, game.id, game.version, cash_of(game))  # at commit, never if rolled back
-    return row
+    cash = cash_of(game)
+    announce(db.session, game.id, game.version, cash)  # sent at commit, never if rolled back
+    return row, cash
 
 
 def cash_of(game: Game) -> list[str]:

@@ -287,7 +287,7 @@ def news(game_id: str, version: int, draw: Callable[[], str]) -> tuple[int, str]
     out" if it cannot be drawn here, and the page fetches it as it would when polling."""
     try:
         with drawing(current_app):
-            drawn = db.session.scalar(select(Game.version).where(Game.id == game_id)) or 0
+            drawn = version_of(game_id)
             html = draw()  # on the same checkout: one pre-ping, not two
     except Exception:  # noqa: BLE001  a game gone or a bad row: the page's own fetch says why
         current_app.logger.exception("live: could not draw game %s", game_id)
@@ -305,9 +305,13 @@ def cash_event(version: int, cash: list[str]) -> str:
     return f"event: cash\ndata: {json.dumps({'version': version, 'cash': cash})}\n\n"
 
 
+def version_of(game_id: str) -> int:
+    return db.session.scalar(select(Game.version).where(Game.id == game_id)) or 0
+
+
 def version_now(game_id: str) -> int:
     try:
-        return db.session.scalar(select(Game.version).where(Game.id == game_id)) or 0
+        return version_of(game_id)
     finally:
         db.session.remove()  # the stream goes on without a database connection
 
