@@ -66,11 +66,15 @@ def other(server):
     running.close()
 
 
+def player_tokens(server: Server, game_id: str, key: str) -> list[str]:
+    _, codes = server.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
+    return list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))  # seat order
+
+
 def test_every_stream_hears_of_every_action_done_on_another_process(server, other):
     game_id, key = new_game(server)
     _, game = server.call("GET", f"/api/games/{game_id}", key=key)
-    _, codes = server.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
-    tokens = list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))  # seat order
+    tokens = player_tokens(server, game_id, key)
     assert len(tokens) == len(game["players"]) == 3
     # Three streams on each server: spread over both servers' worker processes.
     streams = [Stream(host, token) for host in (server, other) for token in tokens]
@@ -88,11 +92,6 @@ def test_every_stream_hears_of_every_action_done_on_another_process(server, othe
     finally:
         for stream in streams:
             stream.close()
-
-
-def player_tokens(server: Server, game_id: str, key: str) -> list[str]:
-    _, codes = server.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
-    return list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))  # seat order
 
 
 def test_pages_in_every_process_hear_every_action_after_each_process_has_acted(server):
@@ -130,13 +129,13 @@ def test_the_new_cash_reaches_a_page_ahead_of_its_live_part(server):
     is the one the live part then shows."""
     game_id, key = new_game(server)
     tokens = player_tokens(server, game_id, key)
-    same = Server(server.db_url, workers=1)
-    others = [Server(server.db_url, workers=1)]
+    hosts = [Server(server.db_url, workers=1) for _ in range(2)]
+    same = hosts[0]  # the process that acts; the other only holds a stream
     postgresql = server.db_url.startswith("postgresql")
     try:
-        for host in [same, *others]:
+        for host in hosts:
             host.start()
-        streams = [Stream(host, tokens[1]) for host in [same, *others]]
+        streams = [Stream(host, tokens[1]) for host in hosts]
         try:
             pay = {"kind": "bank_pay", "player": 1, "amount": 25}
             assert same.call("POST", f"/api/games/{game_id}/actions", pay, key)[0] == 201
@@ -156,7 +155,7 @@ def test_the_new_cash_reaches_a_page_ahead_of_its_live_part(server):
             for stream in streams:
                 stream.close()
     finally:
-        for host in [same, *others]:
+        for host in hosts:
             host.close()
 
 
