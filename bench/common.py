@@ -158,7 +158,7 @@ def fresh_database(kind: str, pg_admin: str = PG_ADMIN) -> Iterator[str]:
 def in_process_app(db_url: str):
     """The app itself (for the in-process benchmarks), on the given database."""
     sys.path.insert(0, str(ROOT))
-    from app import create_app
+    from tablebank import create_app
 
     return create_app({"SQLALCHEMY_DATABASE_URI": db_url, "SECRET_KEY": secrets.token_hex(16)})
 

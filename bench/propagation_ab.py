@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def command(checkout: Path, port: int) -> list[str]:
     """The `tablebank` command of that checkout (its `app` package first on the path)."""
     code = (
-        f"import sys; sys.path.insert(0, {str(checkout)!r}); from app.cli import main; "
+        f"import sys; sys.path.insert(0, {str(checkout)!r}); from tablebank.cli import main; "
         f"main(['--host', '127.0.0.1', '--port', '{port}'])"
     )
     return [sys.executable, "-c", code]

@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import PG_ADMIN, fresh_database  # noqa: E402
+from tablebank import create_app  # noqa: E402
+from tablebank.models import db  # noqa: E402
 
-from app import create_app  # noqa: E402
-from app.models import db  # noqa: E402
 from tests.rules.machine import (  # noqa: E402
     MOVES,
     WEIGHTS,

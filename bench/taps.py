@@ -371,7 +371,7 @@ def run(flow: str, root: Path, browser, args) -> dict:
     with common.fresh_database("sqlite") as db_url:
         port = common.free_port()
         code = (
-            f"import sys; sys.path.insert(0, {str(root)!r}); from app import create_app; "
+            f"import sys; sys.path.insert(0, {str(root)!r}); from tablebank import create_app; "
             "from werkzeug.serving import run_simple; "
             f"run_simple('127.0.0.1', {port}, create_app(), threaded=True)"
         )

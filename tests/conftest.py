@@ -12,8 +12,7 @@ import os
 import uuid
 
 import pytest
-
-from app.rules import new_game
+from tablebank.rules import new_game
 
 from .support import ALL_EDITIONS, setup_of
 
@@ -23,8 +22,7 @@ POSTGRES = SERVER.startswith(("postgres://", "postgresql"))
 
 def postgres_admin():
     from sqlalchemy import create_engine
-
-    from app.config import database_url
+    from tablebank.config import database_url
 
     return create_engine(database_url(SERVER), isolation_level="AUTOCOMMIT")
 
@@ -33,8 +31,7 @@ def postgres_admin():
 def database_url(request):
     """A function giving a fresh, empty database URL for a test (SQLite or PostgreSQL)."""
     from sqlalchemy import make_url, text
-
-    from app.config import database_url
+    from tablebank.config import database_url
 
     made: list[str] = []
 
@@ -76,8 +73,8 @@ def fresh(us):
 
 @pytest.fixture
 def app(tmp_path, database_url):
-    from app import create_app
-    from app.models import db
+    from tablebank import create_app
+    from tablebank.models import db
 
     app = create_app(
         {

@@ -3,7 +3,7 @@ game's setup. (The rules tests run with only pytest and hypothesis installed: se
 
 from __future__ import annotations
 
-from app.edition_files import load_editions
+from tablebank.edition_files import load_editions
 
 ALL_EDITIONS = load_editions()
 PALETTE = ["#e03131", "#1971c2", "#2f9e44", "#f08c00", "#7048e8", "#0c8599", "#d6336c"]

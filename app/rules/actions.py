@@ -88,7 +88,7 @@ def note(payload: dict) -> str:
     return " ".join(text.split())
 
 
-class Turn:
+class Act:
     """One action being worked out: a copy of the state, the payload, and what it did."""
 
     def __init__(self, state: GameState, edition: Edition, payload: dict) -> None:
@@ -103,11 +103,11 @@ class Turn:
         self.by_card = False  # next_space is a "nearest" card's: its own rents (P5, P6)
         self.moved = False  # a roll already moved the player and paid the salary (R1)
 
-    def part(self, payload: dict) -> Turn:
+    def part(self, payload: dict) -> Act:
         """A step of this action with fields of its own (the deed auctioned next, the offer's
         terms, a roll's landing): it works on the same state, and what it says and pays is
         this action's."""
-        step = Turn.__new__(Turn)
+        step = Act.__new__(Act)
         step.__dict__.update(self.__dict__)
         step.payload, step.next_space, step.by_card = payload, None, False
         return step
@@ -213,7 +213,7 @@ class Turn:
         return None if seat is None else self.state.players[seat]
 
 
-Handler = Callable[[Turn], None]
+Handler = Callable[[Act], None]
 
 
 @dataclass(frozen=True)
@@ -268,14 +268,14 @@ def apply(state: GameState, edition: Edition, kind: str, payload: dict) -> Outco
     if handler is None:
         raise RuleError("input", "Unknown action {kind}", kind=repr(kind))
     try:
-        turn = Turn(state, edition, payload)
-        handler(turn)
+        act = Act(state, edition, payload)
+        handler(act)
     except RuleError as refusal:
         refusal.money = edition.money
         raise
-    text = sentence(turn.lines, edition.money)
-    lines = [[template, params] for template, params in turn.lines]
-    return Outcome(turn.state, text, turn.movements, turn.next_space, lines, turn.by_card)
+    text = sentence(act.lines, edition.money)
+    lines = [[template, params] for template, params in act.lines]
+    return Outcome(act.state, text, act.movements, act.next_space, lines, act.by_card)
 
 
 # -- setting up ----------------------------------------------------------------------------
@@ -379,21 +379,21 @@ def new_game(edition: Edition, setup: dict) -> GameState:
 
 
 @action("buy", label=N_("Buy"), rules="P1", needs=("player", "deed"), may=("passed_go",))
-def buy(turn: Turn) -> None:
+def buy(act: Act) -> None:
     """P1: an unowned deed at its printed price."""
-    player, deed = turn.player(), turn.deed()
-    if turn.owner(deed) is not None:
+    player, deed = act.player(), act.deed()
+    if act.owner(deed) is not None:
         raise RuleError(
-            "P1", "{deed} already belongs to {owner}", deed=deed.name, owner=turn.owner(deed).name
+            "P1", "{deed} already belongs to {owner}", deed=deed.name, owner=act.owner(deed).name
         )
-    if turn.state.auctioning(deed.index):
+    if act.state.auctioning(deed.index):
         raise RuleError("P1", "{deed} is being auctioned", deed=deed.name)
-    if deed.index in turn.state.to_auction:
+    if deed.index in act.state.to_auction:
         raise RuleError("K3", "{deed} is being auctioned", deed=deed.name)  # waits its turn
-    turn.arrive(player, deed)
-    turn.pay(player, None, deed.price)
-    turn.state.deeds[deed.index].owner = player.seat
-    turn.say(
+    act.arrive(player, deed)
+    act.pay(player, None, deed.price)
+    act.state.deeds[deed.index].owner = player.seat
+    act.say(
         "{player} buys {deed} for {price:money}",
         player=player.name,
         deed=deed.name,
@@ -408,24 +408,24 @@ def buy(turn: Turn) -> None:
     needs=("player", "deed"),
     may=("dice", "by_card", "passed_go"),
 )
-def rent(turn: Turn) -> None:
+def rent(act: Act) -> None:
     """P2-P7, and the nearest railroad / utility cards (C2) with `by_card`."""
-    player, deed = turn.player(), turn.deed()
-    owner = turn.owner(deed)
+    player, deed = act.player(), act.deed()
+    owner = act.owner(deed)
     if owner is None:
         raise RuleError("P1", "{deed} belongs to the bank: buy it or decline it", deed=deed.name)
     if owner is player:
         raise RuleError(
             "P2", "{deed} is {player}'s own deed: no rent", deed=deed.name, player=player.name
         )
-    if turn.state.deeds[deed.index].mortgaged:
+    if act.state.deeds[deed.index].mortgaged:
         raise RuleError("M2", "{deed} is mortgaged: no rent", deed=deed.name)
-    by_card = flag(turn.payload, "by_card")
-    dice = turn.dice() if deed.kind == "utility" else None
-    turn.arrive(player, deed)
-    amount = rent_due(turn.state, turn.edition, deed.index, dice, by_card)
-    turn.pay(player, owner, amount)
-    turn.say(
+    by_card = flag(act.payload, "by_card")
+    dice = act.dice() if deed.kind == "utility" else None
+    act.arrive(player, deed)
+    amount = rent_due(act.state, act.edition, deed.index, dice, by_card)
+    act.pay(player, owner, amount)
+    act.say(
         "{player} pays {owner} {amount:money} rent for {deed}",
         player=player.name,
         owner=owner.name,
@@ -441,86 +441,84 @@ def rent(turn: Turn) -> None:
     needs=("player", "space"),
     may=("percent", "passed_go"),
 )
-def tax(turn: Turn) -> None:
+def tax(act: Act) -> None:
     """T1 (with its 10% option, chosen before the worth is counted) and T2."""
-    player, space = turn.player(), turn.space()
+    player, space = act.player(), act.space()
     if space.kind != "tax":
         raise RuleError("input", "{space} is not a tax", space=space.name)
-    turn.arrive(player, space)
+    act.arrive(player, space)
     amount = space.amount
-    if flag(turn.payload, "percent"):
-        if space.percent is None or not turn.state.settings.income_tax_percent:
+    if flag(act.payload, "percent"):
+        if space.percent is None or not act.state.settings.income_tax_percent:
             raise RuleError("T1", "{space} has no percentage option in this game", space=space.name)
-        worth = total_worth(turn.state, turn.edition, player.seat)
+        worth = total_worth(act.state, act.edition, player.seat)
         amount = math.ceil(worth * space.percent / 100)
-    turn.pay_bank_fee(player, amount)
-    turn.say(
-        "{player} pays {amount:money} {tax}", player=player.name, amount=amount, tax=space.name
-    )
+    act.pay_bank_fee(player, amount)
+    act.say("{player} pays {amount:money} {tax}", player=player.name, amount=amount, tax=space.name)
 
 
 @action("go_to_jail", label=N_("Go to jail"), rules="J1, G2", needs=("player",))
-def go_to_jail(turn: Turn) -> None:
+def go_to_jail(act: Act) -> None:
     """J1, G2: straight to jail, no salary; a player already there stays."""
-    player = turn.player()
+    player = act.player()
     if player.in_jail:
         raise RuleError("J1", "{player} is already in jail", player=player.name)
-    send_to_jail(turn, player)
+    send_to_jail(act, player)
 
 
-def send_to_jail(turn: Turn, player: PlayerState) -> None:
+def send_to_jail(act: Act, player: PlayerState) -> None:
     player.position, player.in_jail, player.jail_tries = JAIL, True, 0
-    turn.say("{player} goes to jail", player=player.name)
+    act.say("{player} goes to jail", player=player.name)
 
 
 @action(
     "visit", label=N_("Just landing"), rules="J2, H1", needs=("player", "space"), may=("passed_go",)
 )
-def visit(turn: Turn) -> None:
+def visit(act: Act) -> None:
     """A landing where nothing is owed: GO, just visiting (J2), Free Parking (H1), own deed."""
-    player, space = turn.player(), turn.space()
-    _refuse_if_due(turn, player, space)
-    turn.arrive(player, space)
-    turn.say("{player} lands on {space}", player=player.name, space=space.name)
-    if space.kind == "parking" and turn.state.pot:
-        jackpot = take_pot(turn, player)
-        turn.say("takes the Free Parking pot of {amount:money}", amount=jackpot)
+    player, space = act.player(), act.space()
+    _refuse_if_due(act, player, space)
+    act.arrive(player, space)
+    act.say("{player} lands on {space}", player=player.name, space=space.name)
+    if space.kind == "parking" and act.state.pot:
+        jackpot = take_pot(act, player)
+        act.say("takes the Free Parking pot of {amount:money}", amount=jackpot)
 
 
-def take_pot(turn: Turn, player: PlayerState) -> int:
+def take_pot(act: Act, player: PlayerState) -> int:
     """H1: the Free Parking pot goes to the player, all of it; returns how much."""
-    jackpot, turn.state.pot = turn.state.pot, 0
-    turn.pay(None, player, jackpot)
+    jackpot, act.state.pot = act.state.pot, 0
+    act.pay(None, player, jackpot)
     return jackpot
 
 
-def _refuse_if_due(turn: Turn, player: PlayerState, space: Space) -> None:
+def _refuse_if_due(act: Act, player: PlayerState, space: Space) -> None:
     """Landing with nothing to do is refused where the space calls for an action."""
     if space.kind == "tax":
         raise RuleError("T1", "{space} is due: use the tax action", space=space.name)
     if space.kind == "go_to_jail":
         raise RuleError("J1", "{space}: use the go to jail action", space=space.name)
     if space.is_deed:
-        owner = turn.owner(space)
+        owner = act.owner(space)
         if owner is None:
             raise RuleError("P1", "{space} is for sale: buy it or decline it", space=space.name)
-        if owner is not player and not turn.state.deeds[space.index].mortgaged:
+        if owner is not player and not act.state.deeds[space.index].mortgaged:
             raise RuleError(
                 "P2", "Rent is due to {owner} for {space}", owner=owner.name, space=space.name
             )
 
 
 @action("pass_go", label=N_("Collect salary"), rules="G1", needs=("player",))
-def pass_go(turn: Turn) -> None:
+def pass_go(act: Act) -> None:
     """G1."""
-    turn.salary(turn.player())
+    act.salary(act.player())
 
 
 # -- cards ---------------------------------------------------------------------------------
 
 
-def _card(turn: Turn) -> Card:
-    card = turn.edition.cards.get(turn.text("card"))
+def _card(act: Act) -> Card:
+    card = act.edition.cards.get(act.text("card"))
     if card is None:
         raise RuleError("input", "Unknown card")
     return card
@@ -529,64 +527,62 @@ def _card(turn: Turn) -> Card:
 @action(
     "card", label=N_("Card"), rules="C1-C3", needs=("player", "card"), may=("space", "passed_go")
 )
-def card(turn: Turn) -> None:
+def card(act: Act) -> None:
     """C1-C3: a drawn card's effect, computed from the board."""
-    player, drawn = turn.player(), _card(turn)
-    if "space" in turn.payload:
-        space = turn.space()
+    player, drawn = act.player(), _card(act)
+    if "space" in act.payload:
+        space = act.space()
         if space.kind != drawn.deck:
             raise RuleError("C1", "That card is not drawn on {space}", space=space.name)
-        turn.arrive(player, space)
+        act.arrive(player, space)
     elif player.in_jail:
         raise RuleError("J3", "{player} is in jail", player=player.name)
-    turn.say("{player} draws “{card}”", player=player.name, card=drawn.text)
-    remember_draw(turn.state, turn.edition, drawn)
-    CARD_EFFECTS[drawn.effect](turn, player, drawn)
+    act.say("{player} draws “{card}”", player=player.name, card=drawn.text)
+    remember_draw(act.state, act.edition, drawn)
+    CARD_EFFECTS[drawn.effect](act, player, drawn)
 
 
-def _collect(turn: Turn, player: PlayerState, card: Card) -> None:
-    turn.pay(None, player, card.amount)
-    turn.say("collects {amount:money}", amount=card.amount)
+def _collect(act: Act, player: PlayerState, card: Card) -> None:
+    act.pay(None, player, card.amount)
+    act.say("collects {amount:money}", amount=card.amount)
 
 
-def _pay(turn: Turn, player: PlayerState, card: Card) -> None:
-    turn.pay_bank_fee(player, card.amount)
-    turn.say("pays the bank {amount:money}", amount=card.amount)
+def _pay(act: Act, player: PlayerState, card: Card) -> None:
+    act.pay_bank_fee(player, card.amount)
+    act.say("pays the bank {amount:money}", amount=card.amount)
 
 
-def _others(turn: Turn, player: PlayerState) -> list[PlayerState]:
-    return [p for p in turn.state.in_play() if p is not player]
+def _others(act: Act, player: PlayerState) -> list[PlayerState]:
+    return [p for p in act.state.in_play() if p is not player]
 
 
-def _pay_each(turn: Turn, player: PlayerState, card: Card) -> None:
-    others = _others(turn, player)
+def _pay_each(act: Act, player: PlayerState, card: Card) -> None:
+    others = _others(act, player)
     if player.cash < card.amount * len(others):
-        raise turn.shortfall(player, card.amount * len(others))
+        raise act.shortfall(player, card.amount * len(others))
     for other in others:
-        turn.pay(player, other, card.amount)
-    turn.say(
-        "pays {amount:money} to each of {count:players}", amount=card.amount, count=len(others)
-    )
+        act.pay(player, other, card.amount)
+    act.say("pays {amount:money} to each of {count:players}", amount=card.amount, count=len(others))
 
 
-def _collect_each(turn: Turn, player: PlayerState, card: Card) -> None:
-    others = _others(turn, player)
+def _collect_each(act: Act, player: PlayerState, card: Card) -> None:
+    others = _others(act, player)
     for other in others:
-        turn.pay(other, player, card.amount)
-    turn.say(
+        act.pay(other, player, card.amount)
+    act.say(
         "collects {amount:money} from each of {count:players}",
         amount=card.amount,
         count=len(others),
     )
 
 
-def _repairs(turn: Turn, player: PlayerState, card: Card) -> None:
-    built = [turn.state.deeds[i].houses for i in turn.state.held_by(player.seat)]
+def _repairs(act: Act, player: PlayerState, card: Card) -> None:
+    built = [act.state.deeds[i].houses for i in act.state.held_by(player.seat)]
     hotels = sum(h == HOTEL for h in built)
     houses = sum(h for h in built if h < HOTEL)
     amount = houses * card.house + hotels * card.hotel
-    turn.pay_bank_fee(player, amount)
-    turn.say(
+    act.pay_bank_fee(player, amount)
+    act.say(
         "pays {amount:money} for {houses:houses} and {hotels:hotels}",
         amount=amount,
         houses=houses,
@@ -594,50 +590,50 @@ def _repairs(turn: Turn, player: PlayerState, card: Card) -> None:
     )
 
 
-def _move_to(turn: Turn, player: PlayerState, target: int) -> None:
+def _move_to(act: Act, player: PlayerState, target: int) -> None:
     """A card move forward: salary when it passes or lands on GO (G1)."""
     if target == 0:
-        turn.salary(player, landed_on_go=True)
+        act.salary(player, landed_on_go=True)
     elif target < player.position:
-        turn.salary(player)
+        act.salary(player)
     player.position = target
-    turn.say("moves to {space}", space=turn.edition.spaces[target].name)
+    act.say("moves to {space}", space=act.edition.spaces[target].name)
     if target != 0:
-        turn.next_space = target
+        act.next_space = target
 
 
-def _advance(turn: Turn, player: PlayerState, card: Card) -> None:
-    _move_to(turn, player, card.to)
+def _advance(act: Act, player: PlayerState, card: Card) -> None:
+    _move_to(act, player, card.to)
 
 
-def _back(turn: Turn, player: PlayerState, card: Card) -> None:
+def _back(act: Act, player: PlayerState, card: Card) -> None:
     player.position = (player.position - card.spaces) % BOARD_SIZE
-    turn.next_space = player.position
-    turn.say("goes back to {space}", space=turn.edition.spaces[player.position].name)
+    act.next_space = player.position
+    act.say("goes back to {space}", space=act.edition.spaces[player.position].name)
 
 
-def _nearest(turn: Turn, player: PlayerState, card: Card) -> None:
+def _nearest(act: Act, player: PlayerState, card: Card) -> None:
     ahead = [(player.position + step) % BOARD_SIZE for step in range(1, BOARD_SIZE + 1)]
-    target = next(i for i in ahead if turn.edition.spaces[i].kind == card.kind)
-    _move_to(turn, player, target)
-    turn.by_card = turn.next_space is not None
+    target = next(i for i in ahead if act.edition.spaces[i].kind == card.kind)
+    _move_to(act, player, target)
+    act.by_card = act.next_space is not None
 
 
-def _jail(turn: Turn, player: PlayerState, card: Card) -> None:
-    send_to_jail(turn, player)
+def _jail(act: Act, player: PlayerState, card: Card) -> None:
+    send_to_jail(act, player)
 
 
-def _jail_free(turn: Turn, player: PlayerState, card: Card) -> None:
-    holder = next((p for p in turn.state.players if card.deck in p.jail_free), None)
+def _jail_free(act: Act, player: PlayerState, card: Card) -> None:
+    holder = next((p for p in act.state.players if card.deck in p.jail_free), None)
     if holder is not None:
         raise RuleError(
             "C3", "{player} already holds that Get Out of Jail Free card", player=holder.name
         )
     player.jail_free.append(card.deck)
-    turn.say("keeps the card until it is used")
+    act.say("keeps the card until it is used")
 
 
-CARD_EFFECTS: dict[str, Callable[[Turn, PlayerState, Card], None]] = {
+CARD_EFFECTS: dict[str, Callable[[Act, PlayerState, Card], None]] = {
     "collect": _collect,
     "pay": _pay,
     "pay_each": _pay_each,
@@ -654,8 +650,8 @@ CARD_EFFECTS: dict[str, Callable[[Turn, PlayerState, Card], None]] = {
 # -- jail ------------------------------------------------------------------------------------
 
 
-def _jailed(turn: Turn) -> PlayerState:
-    player = turn.player()
+def _jailed(act: Act) -> PlayerState:
+    player = act.player()
     if not player.in_jail:
         raise RuleError("J3", "{player} is not in jail", player=player.name)
     player.in_jail, player.jail_tries = False, 0
@@ -663,52 +659,52 @@ def _jailed(turn: Turn) -> PlayerState:
 
 
 @action("jail_fine", label=N_("Pay the fine"), rules="J3", needs=("player",))
-def jail_fine(turn: Turn) -> None:
+def jail_fine(act: Act) -> None:
     """J3: pay the fine and leave jail."""
-    player = _jailed(turn)
-    turn.pay_bank_fee(player, turn.edition.jail_fine)
-    turn.say(
+    player = _jailed(act)
+    act.pay_bank_fee(player, act.edition.jail_fine)
+    act.say(
         "{player} pays the {fine:money} fine and leaves jail",
         player=player.name,
-        fine=turn.edition.jail_fine,
+        fine=act.edition.jail_fine,
     )
 
 
 @action("jail_card", label=N_("Use Get Out of Jail Free"), rules="J3, C3", needs=("player",))
-def jail_card(turn: Turn) -> None:
+def jail_card(act: Act) -> None:
     """J3, C3: a Get Out of Jail Free card, back to its deck once used."""
-    player = _jailed(turn)
+    player = _jailed(act)
     if not player.jail_free:
         raise RuleError("C3", "{player} holds no Get Out of Jail Free card", player=player.name)
     player.jail_free.pop(0)
-    turn.say("{player} uses a Get Out of Jail Free card and leaves jail", player=player.name)
+    act.say("{player} uses a Get Out of Jail Free card and leaves jail", player=player.name)
 
 
 @action("jail_doubles", label=N_("Doubles: leave jail"), rules="J3", needs=("player",))
-def jail_doubles(turn: Turn) -> None:
+def jail_doubles(act: Act) -> None:
     """J3: doubles thrown in jail, out at no cost (the landing is its own action)."""
-    player = _jailed(turn)
-    turn.say("{player} throws doubles and leaves jail", player=player.name)
+    player = _jailed(act)
+    act.say("{player} throws doubles and leaves jail", player=player.name)
 
 
 # -- money between the bank and the players ---------------------------------------------------
 
 
-def say_with_note(turn: Turn, template: str, **params: object) -> None:
-    text = note(turn.payload)
+def say_with_note(act: Act, template: str, **params: object) -> None:
+    text = note(act.payload)
     if text:
         template, params = template + " ({note})", {**params, "note": text}
-    turn.say(template, **params)
+    act.say(template, **params)
 
 
 @action(
     "bank_pay", label=N_("The bank pays"), rules="S2", needs=("player", "amount"), may=("note",)
 )
-def bank_pay(turn: Turn) -> None:
+def bank_pay(act: Act) -> None:
     """The bank pays a player (S2: the bank never goes broke)."""
-    player, amount = turn.player(), turn.amount()
-    turn.pay(None, player, amount)
-    say_with_note(turn, "the bank pays {player} {amount:money}", player=player.name, amount=amount)
+    player, amount = act.player(), act.amount()
+    act.pay(None, player, amount)
+    say_with_note(act, "the bank pays {player} {amount:money}", player=player.name, amount=amount)
 
 
 @action(
@@ -719,10 +715,10 @@ def bank_pay(turn: Turn) -> None:
     may=("note",),
     own_seat="player",
 )
-def bank_collect(turn: Turn) -> None:
-    player, amount = turn.player(), turn.amount()
-    turn.pay(player, None, amount)
-    say_with_note(turn, "{player} pays the bank {amount:money}", player=player.name, amount=amount)
+def bank_collect(act: Act) -> None:
+    player, amount = act.player(), act.amount()
+    act.pay(player, None, amount)
+    say_with_note(act, "{player} pays the bank {amount:money}", player=player.name, amount=amount)
 
 
 @action(
@@ -733,13 +729,13 @@ def bank_collect(turn: Turn) -> None:
     may=("note",),
     own_seat="from",
 )
-def transfer(turn: Turn) -> None:
-    payer, payee, amount = turn.player("from"), turn.player("to"), turn.amount()
+def transfer(act: Act) -> None:
+    payer, payee, amount = act.player("from"), act.player("to"), act.amount()
     if payer is payee:
         raise RuleError("input", "A player cannot pay themselves")
-    turn.pay(payer, payee, amount)
+    act.pay(payer, payee, amount)
     say_with_note(
-        turn,
+        act,
         "{payer} pays {payee} {amount:money}",
         payer=payer.name,
         payee=payee.name,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 import math
 
-from .actions import Turn, action, apply, whole_number
+from .actions import Act, action, apply, whole_number
 from .edition import Group
 from .errors import RuleError
 from .state import HOTEL, GameState, PlayerState, TradeOffer
@@ -64,13 +64,13 @@ def on_board(levels) -> tuple[int, int]:
     return sum(n for n in levels if n != HOTEL), sum(n == HOTEL for n in levels)
 
 
-def colour_group(turn: Turn, player: PlayerState) -> Group:
-    group = turn.edition.groups.get(turn.text("group"))
+def colour_group(act: Act, player: PlayerState) -> Group:
+    group = act.edition.groups.get(act.text("group"))
     if group is None or group.house_price is None:
         raise RuleError("input", "Choose a colour group")
-    strangers = [i for i in group.deeds if turn.state.deeds[i].owner != player.seat]
+    strangers = [i for i in group.deeds if act.state.deeds[i].owner != player.seat]
     if strangers:
-        names = ", ".join(turn.edition.spaces[i].name for i in strangers)
+        names = ", ".join(act.edition.spaces[i].name for i in strangers)
         raise RuleError(
             "B1",
             "{player} does not hold the whole {group} group: {missing}",
@@ -81,8 +81,8 @@ def colour_group(turn: Turn, player: PlayerState) -> Group:
     return group
 
 
-def wanted_levels(turn: Turn, group: Group) -> list[int]:
-    raw = turn.payload.get("levels")
+def wanted_levels(act: Act, group: Group) -> list[int]:
+    raw = act.payload.get("levels")
     if isinstance(raw, str):
         raw = [part.strip() for part in raw.split(",")]
     if not isinstance(raw, list) or len(raw) != len(group.deeds):
@@ -92,15 +92,15 @@ def wanted_levels(turn: Turn, group: Group) -> list[int]:
     return [whole_number(x, "A building level", 0, HOTEL) for x in raw]
 
 
-def say_level(turn: Turn, houses: int, street: str) -> None:
+def say_level(act: Act, houses: int, street: str) -> None:
     if houses == HOTEL:
-        turn.say("a hotel on {street}", street=street)
+        act.say("a hotel on {street}", street=street)
     elif houses == 0:
-        turn.say("no buildings on {street}", street=street)
+        act.say("no buildings on {street}", street=street)
     elif houses == 1:
-        turn.say("1 house on {street}", street=street)
+        act.say("1 house on {street}", street=street)
     else:
-        turn.say("{count} houses on {street}", count=houses, street=street)
+        act.say("{count} houses on {street}", count=houses, street=street)
 
 
 @action(
@@ -109,16 +109,16 @@ def say_level(turn: Turn, houses: int, street: str) -> None:
     rules="B1-B7: every street's level, 0-4 houses or 5 for a hotel",
     needs=("player", "group", "levels"),
 )
-def build(turn: Turn) -> None:
+def build(act: Act) -> None:
     """Set every street of a colour group to new building levels at once (B1-B6, SG2).
 
     `levels` lists the new level of each street in board order: 0-4 houses, 5 a hotel.
     Building up pays the house price; selling down refunds half (B6).
     """
-    player = turn.player()
-    group = colour_group(turn, player)
-    new = wanted_levels(turn, group)
-    deeds = [turn.state.deeds[i] for i in group.deeds]
+    player = act.player()
+    group = colour_group(act, player)
+    new = wanted_levels(act, group)
+    deeds = [act.state.deeds[i] for i in group.deeds]
     old = [d.houses for d in deeds]
     if new == old:
         raise RuleError("input", "That is what is built already")
@@ -126,56 +126,56 @@ def build(turn: Turn) -> None:
         raise RuleError(
             "B4", "No building on the {group} group while a street is mortgaged", group=group.name
         )
-    heights = [level(n, turn.state) for n in new]
+    heights = [level(n, act.state) for n in new]
     if max(heights) - min(heights) > 1:
         raise RuleError("B2", "Build evenly: no street may be more than one house above another")
-    needed = turn.state.settings.houses_for_hotel
+    needed = act.state.settings.houses_for_hotel
     if HOTEL in new and min(heights) < needed:
         raise RuleError(
             "B3", "A hotel needs {count} houses on every street of the group", count=needed
         )
-    cost = set_levels(turn, player, group, new)
+    cost = set_levels(act, player, group, new)
     if cost >= 0:
-        turn.say("{player} pays the bank {amount:money} to build", player=player.name, amount=cost)
+        act.say("{player} pays the bank {amount:money} to build", player=player.name, amount=cost)
     else:
-        turn.say("{player} sells to the bank for {amount:money}", player=player.name, amount=-cost)
+        act.say("{player} sells to the bank for {amount:money}", player=player.name, amount=-cost)
     for index, houses in zip(group.deeds, new, strict=True):
-        say_level(turn, houses, turn.edition.spaces[index].name)
-    turn.say(
+        say_level(act, houses, act.edition.spaces[index].name)
+    act.say(
         "the bank has {houses:houses} and {hotels:hotels} left",
-        houses=turn.state.houses,
-        hotels=turn.state.hotels,
+        houses=act.state.houses,
+        hotels=act.state.hotels,
     )
 
 
 def set_levels(
-    turn: Turn, player: PlayerState, group: Group, new: list[int], pay: bool = True
+    act: Act, player: PlayerState, group: Group, new: list[int], pay: bool = True
 ) -> int:
     """Move the group's buildings to `new`, with the bank's supply and (unless `pay` is off:
     a building won at auction) the money; returns the cost, negative for a refund."""
-    deeds = [turn.state.deeds[i] for i in group.deeds]
+    deeds = [act.state.deeds[i] for i in group.deeds]
     old = [d.houses for d in deeds]
-    needed = turn.state.settings.houses_for_hotel
-    check_supply(turn, old, new)
+    needed = act.state.settings.houses_for_hotel
+    check_supply(act, old, new)
     cost = sum(
         street_change(o, n, group.house_price, needed) for o, n in zip(old, new, strict=True)
     )
     if pay and cost > 0:
-        turn.pay(player, None, cost)
+        act.pay(player, None, cost)
     elif pay:
-        turn.pay(None, player, -cost)
+        act.pay(None, player, -cost)
     (houses_then, hotels_then), (houses_now, hotels_now) = on_board(old), on_board(new)
-    turn.state.houses -= houses_now - houses_then
-    turn.state.hotels -= hotels_now - hotels_then
+    act.state.houses -= houses_now - houses_then
+    act.state.hotels -= hotels_now - hotels_then
     for deed, houses in zip(deeds, new, strict=True):
         deed.houses = houses
     return cost
 
 
-def check_supply(turn: Turn, old: list[int], new: list[int]) -> None:
+def check_supply(act: Act, old: list[int], new: list[int]) -> None:
     """S3, B5, B6: the bank's houses and hotels are finite, at every step on the way to the
     target, not only at the end: a hotel broken down takes its houses from the bank first."""
-    state = turn.state
+    state = act.state
     if not any(new):
         return  # the whole group sold at once, hotels as one (B6): buildings only go back
     needed = state.settings.houses_for_hotel
@@ -254,22 +254,22 @@ def least_needed(
 # -- mortgages ---------------------------------------------------------------------------------
 
 
-def own_deed(turn: Turn, player: PlayerState):
-    deed = turn.deed()
-    if turn.state.deeds[deed.index].owner != player.seat:
+def own_deed(act: Act, player: PlayerState):
+    deed = act.deed()
+    if act.state.deeds[deed.index].owner != player.seat:
         raise RuleError("M5", "{deed} is not {player}'s deed", deed=deed.name, player=player.name)
     return deed
 
 
-def sell_group_buildings(turn: Turn, player: PlayerState, index: int) -> tuple[int, int]:
+def sell_group_buildings(act: Act, player: PlayerState, index: int) -> tuple[int, int]:
     """M1: every building of the group goes back to the bank at half price; returns the
     houses and hotels that went back."""
-    group = turn.edition.group_of(index)
-    if group.house_price is None or not any(turn.state.deeds[i].houses for i in group.deeds):
+    group = act.edition.group_of(index)
+    if group.house_price is None or not any(act.state.deeds[i].houses for i in group.deeds):
         return 0, 0
-    standing = on_board([turn.state.deeds[i].houses for i in group.deeds])
-    refund = -set_levels(turn, player, group, [0] * len(group.deeds))
-    turn.say(
+    standing = on_board([act.state.deeds[i].houses for i in group.deeds])
+    refund = -set_levels(act, player, group, [0] * len(group.deeds))
+    act.say(
         "{player} sells the {group} buildings for {amount:money}",
         player=player.name,
         group=group.name,
@@ -278,72 +278,72 @@ def sell_group_buildings(turn: Turn, player: PlayerState, index: int) -> tuple[i
     return standing
 
 
-def say_back_to_bank(turn: Turn, houses: int, hotels: int) -> None:
+def say_back_to_bank(act: Act, houses: int, hotels: int) -> None:
     """Which buildings the banker takes off the board, and what the bank then holds."""
     if houses and hotels:
-        turn.say(
+        act.say(
             "{houses:houses} and {hotels:hotels} go back to the bank", houses=houses, hotels=hotels
         )
     elif houses == 1:
-        turn.say("a house goes back to the bank")
+        act.say("a house goes back to the bank")
     elif hotels == 1:
-        turn.say("a hotel goes back to the bank")
+        act.say("a hotel goes back to the bank")
     elif houses:
-        turn.say("{houses:houses} go back to the bank", houses=houses)
+        act.say("{houses:houses} go back to the bank", houses=houses)
     elif hotels:
-        turn.say("{hotels:hotels} go back to the bank", hotels=hotels)
+        act.say("{hotels:hotels} go back to the bank", hotels=hotels)
     else:
         return
-    turn.say(
+    act.say(
         "the bank has {houses:houses} and {hotels:hotels} left",
-        houses=turn.state.houses,
-        hotels=turn.state.hotels,
+        houses=act.state.houses,
+        hotels=act.state.hotels,
     )
 
 
 @action("mortgage", label=N_("Mortgage"), rules="M1", needs=("player", "deed"))
-def mortgage(turn: Turn) -> None:
+def mortgage(act: Act) -> None:
     """M1: the bank pays the mortgage value, after the group's buildings are sold back."""
-    player = turn.player()
-    deed = own_deed(turn, player)
-    if turn.state.deeds[deed.index].mortgaged:
+    player = act.player()
+    deed = own_deed(act, player)
+    if act.state.deeds[deed.index].mortgaged:
         raise RuleError("M1", "{deed} is already mortgaged", deed=deed.name)
-    sold = sell_group_buildings(turn, player, deed.index)
-    turn.state.deeds[deed.index].mortgaged = True
-    turn.pay(None, player, deed.mortgage)
-    turn.say(
+    sold = sell_group_buildings(act, player, deed.index)
+    act.state.deeds[deed.index].mortgaged = True
+    act.pay(None, player, deed.mortgage)
+    act.say(
         "{player} mortgages {deed} for {amount:money}",
         player=player.name,
         deed=deed.name,
         amount=deed.mortgage,
     )
-    say_back_to_bank(turn, *sold)
+    say_back_to_bank(act, *sold)
 
 
-def pay_lift(turn: Turn, owner: PlayerState, deed, sentence: str) -> None:
+def pay_lift(act: Act, owner: PlayerState, deed, sentence: str) -> None:
     """M3, M4: the owner pays the value plus 10% and the deed is free of its mortgage;
     `sentence` says so with {player}, {deed} and {amount}."""
     cost = lift_cost(deed.mortgage)
-    turn.pay(owner, None, cost)
-    turn.state.deeds[deed.index].mortgaged = False
-    turn.say(sentence, player=owner.name, deed=deed.name, amount=cost)
+    act.pay(owner, None, cost)
+    act.state.deeds[deed.index].mortgaged = False
+    act.say(sentence, player=owner.name, deed=deed.name, amount=cost)
 
 
 @action("lift", label=N_("Lift the mortgage"), rules="M3", needs=("player", "deed"))
-def lift(turn: Turn) -> None:
+def lift(act: Act) -> None:
     """M3, M5: only the owner lifts, paying the value plus 10%."""
-    player = turn.player()
-    deed = own_deed(turn, player)
-    if not turn.state.deeds[deed.index].mortgaged:
+    player = act.player()
+    deed = own_deed(act, player)
+    if not act.state.deeds[deed.index].mortgaged:
         raise RuleError("M3", "{deed} is not mortgaged", deed=deed.name)
-    pay_lift(turn, player, deed, "{player} lifts the mortgage on {deed} for {amount:money}")
+    pay_lift(act, player, deed, "{player} lifts the mortgage on {deed} for {amount:money}")
 
 
 # -- trades ------------------------------------------------------------------------------------
 
 
-def trade_side(turn: Turn, key: str, player: PlayerState) -> dict:
-    raw = turn.payload.get(key) or {}
+def trade_side(act: Act, key: str, player: PlayerState) -> dict:
+    raw = act.payload.get(key) or {}
     if not isinstance(raw, dict):
         raise RuleError("input", "{side} must list cash, deeds and jail_free cards", side=key)
     cash = raw.get("cash") or 0
@@ -353,9 +353,9 @@ def trade_side(turn: Turn, key: str, player: PlayerState) -> dict:
         raise RuleError("input", "deeds must be a list of spaces")
     spaces = []
     for value in deeds:
-        index = whole_number(value, "A deed", 0, len(turn.edition.spaces) - 1)
-        space = turn.edition.spaces[index]
-        if not space.is_deed or turn.state.deeds[index].owner != player.seat:
+        index = whole_number(value, "A deed", 0, len(act.edition.spaces) - 1)
+        space = act.edition.spaces[index]
+        if not space.is_deed or act.state.deeds[index].owner != player.seat:
             raise RuleError(
                 "X1", "{deed} is not {player}'s deed", deed=space.name, player=player.name
             )
@@ -373,11 +373,11 @@ def trade_side(turn: Turn, key: str, player: PlayerState) -> dict:
     return {"cash": cash, "deeds": spaces, "jail_free": cards}
 
 
-def check_unbuilt(turn: Turn, spaces: list) -> None:
+def check_unbuilt(act: Act, spaces: list) -> None:
     """X1: no deed of a group with buildings changes hands."""
     for space in spaces:
-        group = turn.edition.group_of(space.index)
-        if any(turn.state.deeds[i].houses for i in group.deeds):
+        group = act.edition.group_of(space.index)
+        if any(act.state.deeds[i].houses for i in group.deeds):
             raise RuleError(
                 "X1",
                 "The {group} group has buildings: sell them to the bank first",
@@ -385,35 +385,35 @@ def check_unbuilt(turn: Turn, spaces: list) -> None:
             )
 
 
-def hand_over(turn: Turn, giver: PlayerState, taker: PlayerState, side: dict) -> list:
+def hand_over(act: Act, giver: PlayerState, taker: PlayerState, side: dict) -> list:
     for space in side["deeds"]:
-        turn.state.deeds[space.index].owner = taker.seat
+        act.state.deeds[space.index].owner = taker.seat
     for _ in range(side["jail_free"]):
         taker.jail_free.append(giver.jail_free.pop(0))
-    turn.pay(giver, taker, side["cash"])
-    return [s for s in side["deeds"] if turn.state.deeds[s.index].mortgaged]
+    act.pay(giver, taker, side["cash"])
+    return [s for s in side["deeds"] if act.state.deeds[s.index].mortgaged]
 
 
-def m4_charge(turn: Turn, received: list, lift_now: set[int]) -> int:
+def m4_charge(act: Act, received: list, lift_now: set[int]) -> int:
     """M4: what the new owner of these deeds pays the bank at once: 10% of each mortgaged
     one kept mortgaged, or its value plus 10% to lift it now."""
     total = 0
     for space in received:
-        if turn.state.deeds[space.index].mortgaged:
+        if act.state.deeds[space.index].mortgaged:
             lifted = space.index in lift_now
             total += lift_cost(space.mortgage) if lifted else interest(space.mortgage)
     return total
 
 
-def settle_mortgaged(turn: Turn, taker: PlayerState, received: list, lift_now: set[int]) -> None:
+def settle_mortgaged(act: Act, taker: PlayerState, received: list, lift_now: set[int]) -> None:
     """M4: 10% at once for each mortgaged deed received, or the value as well to lift it now."""
     for space in received:
         if space.index in lift_now:
-            pay_lift(turn, taker, space, "{player} lifts {deed} now for {amount:money}")
+            pay_lift(act, taker, space, "{player} lifts {deed} now for {amount:money}")
         else:
             fee = interest(space.mortgage)
-            turn.pay(taker, None, fee)
-            turn.say(
+            act.pay(taker, None, fee)
+            act.say(
                 "{player} pays {amount:money} interest and keeps {deed} mortgaged",
                 player=taker.name,
                 amount=fee,
@@ -421,14 +421,14 @@ def settle_mortgaged(turn: Turn, taker: PlayerState, received: list, lift_now: s
             )
 
 
-def say_side(turn: Turn, giver: PlayerState, taker: PlayerState, side: dict) -> None:
+def say_side(act: Act, giver: PlayerState, taker: PlayerState, side: dict) -> None:
     names = {"giver": giver.name, "taker": taker.name}
     for space in side["deeds"]:
-        turn.say("{deed} from {giver} to {taker}", deed=space.name, **names)
+        act.say("{deed} from {giver} to {taker}", deed=space.name, **names)
     if side["cash"]:
-        turn.say("{amount:money} from {giver} to {taker}", amount=side["cash"], **names)
+        act.say("{amount:money} from {giver} to {taker}", amount=side["cash"], **names)
     if side["jail_free"]:
-        turn.say("{count:cards} from {giver} to {taker}", count=side["jail_free"], **names)
+        act.say("{count:cards} from {giver} to {taker}", count=side["jail_free"], **names)
 
 
 @action(
@@ -438,31 +438,31 @@ def say_side(turn: Turn, giver: PlayerState, taker: PlayerState, side: dict) -> 
     needs=("player", "partner"),
     may=("give", "take", "lift"),
 )
-def trade(turn: Turn) -> None:
+def trade(act: Act) -> None:
     """X1-X3, M4, C3: cash, deeds and jail free cards both ways between two players."""
-    player, partner = turn.player(), turn.player("partner")
+    player, partner = act.player(), act.player("partner")
     if player is partner:
         raise RuleError("input", "A trade needs two different players")
-    give, take = trade_side(turn, "give", player), trade_side(turn, "take", partner)
+    give, take = trade_side(act, "give", player), trade_side(act, "take", partner)
     if not (give["deeds"] or give["cash"] or give["jail_free"]) or not (
         take["deeds"] or take["cash"] or take["jail_free"]
     ):
         raise RuleError("X1", "Each side of a trade gives something")
     if give["cash"] and take["cash"]:
         raise RuleError("input", "Cash goes one way in a trade: give the difference")
-    check_unbuilt(turn, give["deeds"] + take["deeds"])
-    lift_now = {int(x) for x in (turn.payload.get("lift") or []) if str(x).isdigit()}
+    check_unbuilt(act, give["deeds"] + take["deeds"])
+    lift_now = {int(x) for x in (act.payload.get("lift") or []) if str(x).isdigit()}
     for payer, gives, gets in ((player, give, take), (partner, take, give)):
-        due = gives["cash"] + m4_charge(turn, gets["deeds"], lift_now) - gets["cash"]
+        due = gives["cash"] + m4_charge(act, gets["deeds"], lift_now) - gets["cash"]
         if due > payer.cash:
-            raise turn.shortfall(payer, due)  # X2: no loans, not even from the partner
-    turn.say("{player} trades with {partner}", player=player.name, partner=partner.name)
-    say_side(turn, player, partner, give)
-    say_side(turn, partner, player, take)
-    to_partner = hand_over(turn, player, partner, give)
-    to_player = hand_over(turn, partner, player, take)
-    settle_mortgaged(turn, partner, to_partner, lift_now)
-    settle_mortgaged(turn, player, to_player, lift_now)
+            raise act.shortfall(payer, due)  # X2: no loans, not even from the partner
+    act.say("{player} trades with {partner}", player=player.name, partner=partner.name)
+    say_side(act, player, partner, give)
+    say_side(act, partner, player, take)
+    to_partner = hand_over(act, player, partner, give)
+    to_player = hand_over(act, partner, player, take)
+    settle_mortgaged(act, partner, to_partner, lift_now)
+    settle_mortgaged(act, player, to_player, lift_now)
 
 
 # -- trades offered to a player's own phone ------------------------------------------------------
@@ -475,33 +475,33 @@ def trade(turn: Turn) -> None:
     needs=("player", "partner"),
     may=("give", "take"),
 )
-def trade_offer(turn: Turn) -> None:
+def trade_offer(act: Act) -> None:
     """A trade put to the partner, who accepts or declines it on their own phone."""
-    trade_payload = {k: v for k, v in turn.payload.items() if k != "lift"}
-    apply(turn.state, turn.edition, "trade", trade_payload)  # refused now: not offered
-    player, partner = turn.player(), turn.player("partner")
-    turn.state.offers_made += 1
-    turn.state.offers.append(TradeOffer(turn.state.offers_made, trade_payload))
-    turn.say("{player} offers {partner} a trade", player=player.name, partner=partner.name)
+    trade_payload = {k: v for k, v in act.payload.items() if k != "lift"}
+    apply(act.state, act.edition, "trade", trade_payload)  # refused now: not offered
+    player, partner = act.player(), act.player("partner")
+    act.state.offers_made += 1
+    act.state.offers.append(TradeOffer(act.state.offers_made, trade_payload))
+    act.say("{player} offers {partner} a trade", player=player.name, partner=partner.name)
 
 
-def find_offer(turn: Turn) -> TradeOffer:
-    wanted = whole_number(turn.payload.get("offer"), "The offer", 1, 10**9)
-    offer = next((o for o in turn.state.offers if o.id == wanted), None)
+def find_offer(act: Act) -> TradeOffer:
+    wanted = whole_number(act.payload.get("offer"), "The offer", 1, 10**9)
+    offer = next((o for o in act.state.offers if o.id == wanted), None)
     if offer is None:
         raise RuleError("X1", "That trade offer is no longer open")
     return offer
 
 
-def answered_offer(turn: Turn, accepting: bool) -> tuple[TradeOffer, PlayerState]:
+def answered_offer(act: Act, accepting: bool) -> tuple[TradeOffer, PlayerState]:
     """The offer answered and who answers it, taken off the open offers (X1): only the
     partner accepts; either side declines (the proposer withdraws it)."""
-    offer, player = find_offer(turn), turn.player()
+    offer, player = find_offer(act), act.player()
     if accepting and not offer.offered_to(player.seat):
         raise RuleError("X1", "Only {player} can accept this trade", player=player.name)
     if not offer.concerns(player.seat):
         raise RuleError("X1", "{player} is not part of this trade", player=player.name)
-    turn.state.offers.remove(offer)
+    act.state.offers.remove(offer)
     return offer, player
 
 
@@ -513,10 +513,10 @@ def answered_offer(turn: Turn, accepting: bool) -> tuple[TradeOffer, PlayerState
     may=("lift",),
     own_seat="player",
 )
-def trade_accept(turn: Turn) -> None:
+def trade_accept(act: Act) -> None:
     """X1-X3, M4: the partner says yes, choosing lift-now for mortgaged deeds received."""
-    offer, _ = answered_offer(turn, accepting=True)
-    trade(turn.part({**offer.trade, "lift": turn.payload.get("lift") or []}))
+    offer, _ = answered_offer(act, accepting=True)
+    trade(act.part({**offer.trade, "lift": act.payload.get("lift") or []}))
 
 
 @action(
@@ -526,7 +526,7 @@ def trade_accept(turn: Turn) -> None:
     needs=("player", "offer"),
     own_seat="player",
 )
-def trade_decline(turn: Turn) -> None:
+def trade_decline(act: Act) -> None:
     """The partner says no, or the proposer withdraws: nothing changes hands."""
-    _, player = answered_offer(turn, accepting=False)
-    turn.say("{player} declines the trade", player=player.name)
+    _, player = answered_offer(act, accepting=False)
+    act.say("{player} declines the trade", player=player.name)

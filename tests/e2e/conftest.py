@@ -7,11 +7,10 @@ import threading
 from pathlib import Path
 
 import pytest
+from tablebank import create_app
+from tablebank.live import watcher
+from tablebank.models import db
 from werkzeug.serving import make_server
-
-from app import create_app
-from app.live import watcher
-from app.models import db
 
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}

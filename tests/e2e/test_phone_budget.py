@@ -118,7 +118,7 @@ def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "app.cli", "--host", "127.0.0.1", "--port", str(port)]
+    command = [sys.executable, "-m", "tablebank.cli", "--host", "127.0.0.1", "--port", str(port)]
     process = subprocess.Popen(
         command, cwd=ROOT, env={**os.environ, "DATABASE_URL": db_url}, stdout=subprocess.DEVNULL
     )

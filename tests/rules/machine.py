@@ -17,13 +17,13 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from app.edition_files import load_editions
-from app.rules import HOTEL, KINDS, GameState, RuleError, apply, new_game, replay
-from app.rules.edition import Edition
-from app.rules.landing import calls_for
-from app.rules.state import MODES, TradeOffer
-from app.rules.turn import JAIL_TRIES, whose_turn
-from app.rules.wealth import raisable
+from tablebank.edition_files import load_editions
+from tablebank.rules import HOTEL, KINDS, GameState, RuleError, apply, new_game, replay
+from tablebank.rules.edition import Edition
+from tablebank.rules.landing import calls_for
+from tablebank.rules.state import MODES, TradeOffer
+from tablebank.rules.turn import JAIL_TRIES, whose_turn
+from tablebank.rules.wealth import raisable
 
 ALL_EDITIONS = load_editions()
 NAMES = ("Ana", "Bea", "Cal", "Dan", "Eve", "Fay", "Gus", "Hal")

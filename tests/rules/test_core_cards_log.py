@@ -6,10 +6,9 @@ import json
 import shutil
 
 import pytest
-
-from app import EDITIONS
-from app.edition_files import load_edition_file, load_editions
-from app.rules import HOTEL, EditionError, RuleError, apply, new_game, replay
+from tablebank import EDITIONS
+from tablebank.edition_files import load_edition_file, load_editions
+from tablebank.rules import HOTEL, EditionError, RuleError, apply, new_game, replay
 
 from ..support import ALL_EDITIONS, setup_of
 

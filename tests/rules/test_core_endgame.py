@@ -4,8 +4,7 @@ and the house rules H1-H3, with figures from the deeds."""
 from __future__ import annotations
 
 import pytest
-
-from app.rules import HOTEL, RuleError, apply, new_game, score
+from tablebank.rules import HOTEL, RuleError, apply, new_game, score
 
 from ..support import ALL_EDITIONS, setup_of
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-
-from app.rules import HOTEL, RuleError, apply, new_game, replay
-from app.rules.property import level
+from tablebank.rules import HOTEL, RuleError, apply, new_game, replay
+from tablebank.rules.property import level
 
 from ..support import ALL_EDITIONS
 

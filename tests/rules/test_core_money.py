@@ -8,8 +8,15 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from app.rules import HOTEL, RuleError, apply, new_game, raisable, score_breakdown, total_worth
+from tablebank.rules import (
+    HOTEL,
+    RuleError,
+    apply,
+    new_game,
+    raisable,
+    score_breakdown,
+    total_worth,
+)
 
 from ..support import ALL_EDITIONS, setup_of
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from app.rules import HOTEL, RuleError, apply, new_game, rent_due
-from app.rules.property import lift_cost
+from tablebank.rules import HOTEL, RuleError, apply, new_game, rent_due
+from tablebank.rules.property import lift_cost
 
 from ..support import ALL_EDITIONS, setup_of
 

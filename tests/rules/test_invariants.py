@@ -21,8 +21,7 @@ import math
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-
-from app.rules import HOTEL, RuleError, apply, new_game, replay
+from tablebank.rules import HOTEL, RuleError, apply, new_game, replay
 
 from ..support import ALL_EDITIONS, setup_of
 

@@ -4,8 +4,7 @@ bench/soak.py), each named after the rule it broke."""
 from __future__ import annotations
 
 import pytest
-
-from app.rules import RuleError, apply, new_game, raisable
+from tablebank.rules import RuleError, apply, new_game, raisable
 
 from ..support import ALL_EDITIONS, setup_of
 

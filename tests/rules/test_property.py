@@ -11,9 +11,8 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from app.rules import HOTEL, RuleError, apply, new_game, rent_due
-from app.rules.property import interest, lift_cost
+from tablebank.rules import HOTEL, RuleError, apply, new_game, rent_due
+from tablebank.rules.property import interest, lift_cost
 
 from ..support import setup_of
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from app.rules import GameState, apply, new_game
-from app.rules.state import Auction, TradeOffer
+from tablebank.rules import GameState, apply, new_game
+from tablebank.rules.state import Auction, TradeOffer
 
 from ..support import ALL_EDITIONS, setup_of
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from app.rules import HOTEL, RuleError, apply, replay
-from app.rules.edition import JAIL
-from app.rules.landing import calls_for, likely_cards
-from app.rules.turn import whose_turn
+from tablebank.rules import HOTEL, RuleError, apply, replay
+from tablebank.rules.edition import JAIL
+from tablebank.rules.landing import calls_for, likely_cards
+from tablebank.rules.turn import whose_turn
 
 from ..support import ALL_EDITIONS, setup_of
 

@@ -16,8 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from app import ROOT
+from tablebank import ROOT
 
 from ..support import setup_of
 

@@ -8,8 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import update
-
-from app.models import Action, Game, Player, db
+from tablebank.models import Action, Game, Player, db
 
 from ..conftest import setup_of
 

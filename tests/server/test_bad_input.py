@@ -7,8 +7,7 @@ import json
 import re
 
 import pytest
-
-from app.models import Game, db
+from tablebank.models import Game, db
 
 from ..support import setup_of
 

@@ -4,8 +4,7 @@ and short, JSON is flat enough, and every bad body is a 400 with words that chan
 from __future__ import annotations
 
 import pytest
-
-from app.models import Action, Game, db
+from tablebank.models import Action, Game, db
 
 from ..conftest import setup_of
 from .test_bad_input import refused_with_words, snapshot

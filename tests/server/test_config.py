@@ -7,9 +7,8 @@ import stat
 
 import pytest
 from flask import Flask
-
-from app import create_app
-from app.config import configure, database_url, kept_secret
+from tablebank import create_app
+from tablebank.config import configure, database_url, kept_secret
 
 
 @pytest.fixture

@@ -14,8 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from app import ROOT
+from tablebank import ROOT
 
 from ..support import setup_of
 from .conftest import Server
@@ -33,7 +32,7 @@ def command(tmp_path, database_url):
     running.port, running.url = port, f"http://127.0.0.1:{port}"
     env = {**os.environ, "DATABASE_URL": running.db_url, "TABLEBANK_LIVE_SWEEP_SECONDS": "3600"}
     tablebank = Path(sys.executable).with_name("tablebank")
-    program = [str(tablebank)] if tablebank.exists() else [sys.executable, "-m", "app.cli"]
+    program = [str(tablebank)] if tablebank.exists() else [sys.executable, "-m", "tablebank.cli"]
     running.process = subprocess.Popen(
         [*program, "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=running.log,

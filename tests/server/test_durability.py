@@ -6,9 +6,9 @@ from __future__ import annotations
 import http.client
 import threading
 
-from app import create_app
-from app.bank import replayed_state
-from app.models import Game, db
+from tablebank import create_app
+from tablebank.bank import replayed_state
+from tablebank.models import Game, db
 
 from .conftest import new_game
 

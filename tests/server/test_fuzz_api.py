@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-
-from app.models import Game, db
+from tablebank.models import Game, db
 
 from ..support import setup_of
 

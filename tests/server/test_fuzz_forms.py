@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from app.models import Game, db
-from app.rules import KINDS
+from tablebank.models import Game, db
+from tablebank.rules import KINDS
 
 FIELDS = sorted({name for kind in KINDS.values() for name in kind.fields})
 NASTY = [

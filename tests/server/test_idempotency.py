@@ -4,8 +4,7 @@ reused for another action is refused with words, and no one can take or read ano
 from __future__ import annotations
 
 import pytest
-
-from app.models import Action, Game, db
+from tablebank.models import Action, Game, db
 
 from ..conftest import setup_of
 

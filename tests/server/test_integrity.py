@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import update
-
-from app.models import Game, db
+from tablebank.models import Game, db
 
 
 @pytest.fixture

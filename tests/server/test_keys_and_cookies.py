@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from app import create_app
-from app.models import Game, db
+from tablebank import create_app
+from tablebank.models import Game, db
 
 
 def make_game(client, names=("Ana", "Bea")) -> str:

@@ -8,8 +8,7 @@ import json
 import re
 
 import pytest
-
-from app.live import heard
+from tablebank.live import heard
 
 from .conftest import Server, new_game
 

@@ -10,10 +10,9 @@ import time
 
 import pytest
 from sqlalchemy import event
-
-from app import bank
-from app.models import Game, db
-from app.rules import RuleError
+from tablebank import bank
+from tablebank.models import Game, db
+from tablebank.rules import RuleError
 
 from ..support import setup_of
 

@@ -13,11 +13,10 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask_migrate import upgrade
 from sqlalchemy import JSON, DateTime, Integer, String, column, inspect, table, text
-
-from app import ROOT, create_app
-from app.bank import replayed_state
-from app.models import Game, db
-from app.rules import apply, new_game
+from tablebank import ROOT, create_app
+from tablebank.bank import replayed_state
+from tablebank.models import Game, db
+from tablebank.rules import apply, new_game
 
 from ..support import ALL_EDITIONS, setup_of
 
@@ -140,7 +139,8 @@ def test_the_migrations_build_exactly_the_models_schema(app):
 
 
 STARTS = (
-    "import sys; from app import create_app; create_app({'SQLALCHEMY_DATABASE_URI': sys.argv[1]})"
+    "import sys; from tablebank import create_app; "
+    "create_app({'SQLALCHEMY_DATABASE_URI': sys.argv[1]})"
 )
 
 

@@ -10,8 +10,7 @@ import re
 import pytest
 import requests
 from sqlalchemy import create_engine, text
-
-from app.config import database_url as normalised
+from tablebank.config import database_url as normalised
 
 from ..conftest import setup_of
 from .conftest import Server

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from app import ROOT, create_app
-from app.models import Game, db
+from tablebank import ROOT, create_app
+from tablebank.models import Game, db
 
 SCRIPT_NAME = "<script>x()</script>"
 QUOTE_NAME = "'\"><svg onload=x()>"  # breaks out of an attribute if not escaped

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 from alembic.script import ScriptDirectory
-
-from app import ROOT
+from tablebank import ROOT
 
 from ..conftest import POSTGRES
 from ..support import setup_of
@@ -80,8 +79,7 @@ def migrated_to(url: str | None, sqlite_file: Path) -> str:
         with sqlite3.connect(sqlite_file) as connection:
             return connection.execute("SELECT version_num FROM alembic_version").fetchone()[0]
     from sqlalchemy import create_engine, text
-
-    from app.config import database_url
+    from tablebank.config import database_url
 
     engine = create_engine(database_url(url))
     with engine.connect() as connection:

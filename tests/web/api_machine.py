@@ -21,10 +21,9 @@ from datetime import UTC, datetime, timedelta
 from unittest.mock import patch
 
 from sqlalchemy import func, select
-
-from app import bank
-from app.models import Action, Game, Player, db
-from app.rules import KINDS, RuleError, apply
+from tablebank import bank
+from tablebank.models import Action, Game, Player, db
+from tablebank.rules import KINDS, RuleError, apply
 
 from ..rules.machine import ENDS_AT, Play, Violation, freeze
 

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from app import cli
+from tablebank import cli
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -30,7 +29,15 @@ def test_the_command_stops_before_printing_an_address_when_its_port_is_taken():
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        command = [sys.executable, "-m", "app.cli", "--host", "127.0.0.1", "--port", str(port)]
+        command = [
+            sys.executable,
+            "-m",
+            "tablebank.cli",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert done.stdout == ""  # no "open at ..." and no QR code

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 from flask import abort
-
-from app.models import Game, db
+from tablebank.models import Game, db
 
 from .test_property_pages import new_game, text
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 from babel.messages.pofile import read_po
-
-from app import ROOT
-from app.models import Game, db
-from app.rules import KINDS, UNDO
-from app.rules.fields import LANDING_KINDS, SEAT, STEP
+from tablebank import ROOT
+from tablebank.models import Game, db
+from tablebank.rules import KINDS, UNDO
+from tablebank.rules.fields import LANDING_KINDS, SEAT, STEP
 
 from ..support import setup_of
 
@@ -69,7 +68,7 @@ def test_a_refused_action_shows_its_declared_label_not_its_code(client, app):
     declined = {"kind": "decline", "player": 0, "deed": 39}
     assert client.post(f"/api/games/{made['id']}/actions", json=declined, headers=headers)
     with app.test_request_context():
-        from app.web.banker import offer
+        from tablebank.web.banker import offer
 
         game = db.session.get(Game, made["id"])
         refused = offer(game, "auction_open", {"building": "house"})

@@ -8,10 +8,9 @@ import html
 import re
 
 import pytest
-
-from app import bank
-from app.models import Game, db
-from app.rules import score
+from tablebank import bank
+from tablebank.models import Game, db
+from tablebank.rules import score
 
 from ..support import ALL_EDITIONS, setup_of
 
@@ -143,7 +142,7 @@ def test_sg4_the_worth_chart_ends_at_every_players_score_and_skips_undone_action
     act(client, game, "bank_pay", player=1, amount=999)
     act(client, game, "undo")
     with app.app_context():
-        from app.web.endgame import worth_over_time
+        from tablebank.web.endgame import worth_over_time
 
         found = db.session.get(Game, game_id)
         series = worth_over_time(found)
@@ -158,7 +157,7 @@ def test_sg4_a_long_games_chart_shows_evenly_spaced_points_first_and_last_kept(c
     for amount in (10, 20, 30, 40):
         act(client, game, "bank_pay", player=2, amount=amount)
     with app.app_context():
-        from app.web.endgame import worth_over_time
+        from tablebank.web.endgame import worth_over_time
 
         series = worth_over_time(db.session.get(Game, game_id), most=3)
     assert series == [(0, [1500, 1500, 1500]), (2, [1500, 1500, 1530]), (4, [1500, 1500, 1600])]

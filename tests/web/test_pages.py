@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from app.models import Game, db
-from app.rules import GameState
+from tablebank.models import Game, db
+from tablebank.rules import GameState
 
 from ..support import ALL_EDITIONS
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from app.models import Game, db
+from tablebank.models import Game, db
 
 from .test_property_pages import BOARDWALK, READING, buttons, do, new_game, text
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import re
 
-from app.models import Game, Player, db
-from app.rules import GameState
+from tablebank.models import Game, Player, db
+from tablebank.rules import GameState
 
 from .test_pages import new_game
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import re
 
-from app.models import Game, db
-from app.rules import HOTEL, GameState
+from tablebank.models import Game, db
+from tablebank.rules import HOTEL, GameState
 
 from ..support import ALL_EDITIONS
 from .test_pages import new_game

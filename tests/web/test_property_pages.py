@@ -8,9 +8,8 @@ import json
 import re
 
 import pytest
-
-from app.models import Game, db
-from app.rules import HOTEL, GameState
+from tablebank.models import Game, db
+from tablebank.rules import HOTEL, GameState
 
 from ..support import ALL_EDITIONS, setup_of
 

@@ -7,7 +7,7 @@ import html
 import re
 from urllib.parse import urlsplit
 
-from app.models import Game, db
+from tablebank.models import Game, db
 
 from .test_property_pages import new_game, text
 

@@ -121,7 +121,7 @@ def test_j3_a_jailed_players_turn_offers_the_ways_out(client):
 
 
 def token_of(app, game_id, seat):
-    from app.models import Game, db
+    from tablebank.models import Game, db
 
     with app.app_context():
         return db.session.get(Game, game_id).players[seat].token

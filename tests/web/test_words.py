@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from app import integrity
-from app.models import Game, db
+from tablebank import integrity
+from tablebank.models import Game, db
 
 from .test_property_pages import BOARDWALK, GREENS, PARK_PLACE, READING, do, new_game, text
 
