@@ -4,8 +4,9 @@ it. (The rules tests run with only pytest and hypothesis installed: see .ci/run.
 
 from __future__ import annotations
 
+import pytest
 from tablebank.edition_files import load_editions
-from tablebank.rules import apply, new_game
+from tablebank.rules import RuleError, apply, new_game
 from tablebank.rules.moves import waits
 from tablebank.rules.state import GameState
 
@@ -17,15 +18,23 @@ PALETTE = ["#e03131", "#1971c2", "#2f9e44", "#f08c00", "#7048e8", "#0c8599", "#d
 # Spaces of the US boards (the same indices on every edition's board)
 GO, INCOME_TAX, READING, CHANCE, JAIL, ELECTRIC = 0, 4, 5, 7, 10, 12
 CHEST, PARKING, WATER, GO_TO_JAIL, LUXURY_TAX = 17, 20, 28, 30, 38
-BALTIC, ORIENTAL, VERMONT, CONNECTICUT, ILLINOIS = 3, 6, 8, 9, 24
-PARK_PLACE, BOARDWALK = 37, 39
+MEDITERRANEAN, BALTIC, ORIENTAL, VERMONT, CONNECTICUT, ILLINOIS = 1, 3, 6, 8, 9, 24
+PACIFIC, PENNSYLVANIA, PARK_PLACE, BOARDWALK = 31, 34, 37, 39
 RAILROADS = (5, 15, 25, 35)
+BROWN = (MEDITERRANEAN, BALTIC)
 LIGHT_BLUE = (ORIENTAL, VERMONT, CONNECTICUT)
+GREEN = (PACIFIC, 32, PENNSYLVANIA)
+DARK_BLUE = (PARK_PLACE, BOARDWALK)
 
 
 def setup_of(names=("Ana", "Bea", "Cal"), **settings) -> dict:
     players = [{"name": n, "colour": c} for n, c in zip(names, PALETTE, strict=False)]
     return {"edition": "us-classic", "players": players, **settings}
+
+
+def paid(outcome) -> list[tuple[int | None, int | None, int]]:
+    """Who paid whom how much in an action, in order: (payer, payee, amount), None the bank."""
+    return [(m.payer, m.payee, m.amount) for m in outcome.movements]
 
 
 def card_of(edition, effect: str, **match):
@@ -87,6 +96,27 @@ class Table:
         """`seat` throws `dice` (not doubles) from the space that many steps before `space`."""
         self.turn_of(seat).put(seat, (space - dice) % 40)
         return self.roll(seat, dice, False, *choices)
+
+    def draws(self, seat: int, card, space: int | None = None, *choices: dict):
+        """`seat` throws 7 onto `space` (by default the deck's first space past GO, reached
+        without passing GO) and draws `card` there; `choices` answer what its move leaves."""
+        if space is None:
+            space = next(s.index for s in self.edition.spaces[7:] if s.kind == card.deck)
+        return self.throws_onto(seat, space, 7, {"kind": "card", "card": card.id}, *choices)
+
+    def refused(self, kind: str, **payload) -> RuleError:
+        """The refusal of an action, which changes nothing."""
+        before = self.state.to_dict()
+        with pytest.raises(RuleError) as refusal:
+            self.do(kind, **payload)
+        assert self.state.to_dict() == before, "a refused action changed the state"
+        return refusal.value
+
+    def copy(self) -> Table:
+        """Another table from the same position (to play two ways on from one state)."""
+        other = Table.__new__(Table)
+        other.edition, other.state, other.outcome = self.edition, self.state.copy(), None
+        return other
 
     # -- what a person reads --
 
