@@ -96,6 +96,7 @@ def debt_wait(state: GameState, edition: Edition, seat: int) -> Wait:
         "raisable": debt.raisable,
         "short": debt.short,
         "creditor": debt.creditor,
+        "creditors": sorted({d.creditor for d in state.debts_of(seat)}, key=str),
     }
     who = {"player": seat}
     return Wait(DEBT, seat, figures=figures, moves=(Move("pay_debt", who), Move("bankrupt", who)))
