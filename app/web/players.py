@@ -30,6 +30,7 @@ from ..live import hand_over, watcher
 from ..models import Game, Player, db, new_token
 from ..rules import KINDS, RuleError, rent_due, score
 from ..rules.actions import TURNS
+from ..rules.moves import waits
 from . import turns
 from .args import arg, whole
 from .banker import dashboard_fragment
@@ -264,6 +265,7 @@ def table_screen(token: str, fragment: bool) -> str:
         cells=board(game),
         cell=CELL,
         latest=history(game, limit=TABLE_HISTORY),
+        waits=waits(bank.state_of(game), bank.edition_of(game)),
     )
 
 
