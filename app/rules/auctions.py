@@ -5,6 +5,7 @@ from __future__ import annotations
 from .actions import ALWAYS, TURNS, Act, action
 from .errors import RuleError
 from .landing import resolve, waiting_choice
+from .turn import whose_turn
 from .property import colour_group, level, set_levels
 from .state import BUY, HOTEL, Auction, GameState, PlayerState
 from .words import N_, Phrase
@@ -135,12 +136,18 @@ def bid(act: Act) -> None:
 @action(
     "auction_close",
     label=N_("Close the auction"),
-    rules="P1, B5; deed places a building won",
-    may=("deed",),
+    rules="P1, B5; deed places a building won; player: the phone of the turn's player closes",
+    may=("deed", "player"),
+    phone=TURNS,
 )
 def auction_close(act: Act) -> None:
-    """P1: the highest bidder pays the bank; no bid, the deed stays with the bank."""
+    """P1: the highest bidder pays the bank; no bid, the deed stays with the bank. With no
+    banker at the table, the player whose turn it is closes it from their phone (R1)."""
     auction = running(act)
+    if "player" in act.payload:
+        closer, current = act.player(), whose_turn(act.state)
+        if closer is not current:
+            raise RuleError("R1", "{player}, whose turn it is, closes the auction", player=current.name)
     act.state.auction = None
     name = lot_name(act, auction)
     if auction.bidder is None:

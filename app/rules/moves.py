@@ -103,7 +103,7 @@ def debt_wait(state: GameState, edition: Edition, seat: int) -> Wait:
 
 
 def auction_wait(state: GameState) -> Wait:
-    """P1, B5, K3: anyone still in the game bids, then the banker closes the auction."""
+    """P1, B5, K3: anyone still in the game bids, then the auction is closed."""
     auction = state.auction
     figures = {"bid": auction.bid, "bidder": auction.bidder, "lowest": lowest_bid(auction)}
     bids = tuple(
@@ -111,7 +111,9 @@ def auction_wait(state: GameState) -> Wait:
         for p in state.in_play()
         if may_bid(state, p)
     )
-    return Wait(AUCTION, None, auction.deed, figures, (*bids, Move("auction_close", {})))
+    closer = whose_turn(state)  # with no banker, the phone of the player whose turn it is
+    close = Move("auction_close", {"player": closer.seat} if closer else {})
+    return Wait(AUCTION, None, auction.deed, figures, (*bids, close))
 
 
 def roll_wait(state: GameState) -> Wait:

@@ -5,7 +5,7 @@ J1-J3, P1-P7, C1-C2, T1, K1, SG1)."""
 from __future__ import annotations
 
 import pytest
-from tablebank.rules import HOTEL, RuleError, apply, replay
+from tablebank.rules import HOTEL, RuleError, replay
 from tablebank.rules.moves import choice_steps, moves_for
 from tablebank.rules.turn import whose_turn
 
@@ -22,11 +22,10 @@ from ..support import (
     LUXURY_TAX,
     ORIENTAL,
     PARK_PLACE,
-    READING,
     RAILROADS,
+    READING,
     US,
     VERMONT,
-    WATER,
     Table,
     card_of,
     setup_of,
@@ -352,6 +351,7 @@ def test_k1_f1_a_throw_that_cannot_be_paid_still_moves_and_pays_the_salary():
         "raisable": 215,
         "short": HOTEL_ON_VERMONT - 215,
         "creditor": 0,
+        "creditors": [0],
     }
     assert refusal(table, "roll", player=0, dice=4).rule == "K1"
     outcome = table.do("bankrupt", player=3)
