@@ -17,6 +17,8 @@ import pytest
 from tablebank.models import Game, db
 from tablebank.rules import GameState
 
+from ..support import setup_of
+
 COLOURS = ["#e03131", "#1971c2", "#2f9e44", "#f08c00"]
 
 
@@ -42,6 +44,16 @@ class WebTable:
         self.id = made.headers["Location"].split("/")[2]
         with self.app.app_context():
             self.headers = {"X-Banker-Key": db.session.get(Game, self.id).banker_key}
+        return self.id
+
+    def new_api_game(self, names=("Ana", "Bea", "Cal"), **setup) -> str:
+        """A game made through the API (the product's defaults for what `setup` leaves out);
+        the banker's phone then opens the banker link, so its pages work too."""
+        made = self.client.post("/api/games", json=setup_of(names, **setup))
+        assert made.status_code == 201, made.get_json()
+        body = made.get_json()
+        self.id, self.headers = body["id"], {"X-Banker-Key": body["banker_key"]}
+        assert self.client.get(f"/g/{self.id}/?key={body['banker_key']}").status_code == 302
         return self.id
 
     # -- acting --------------------------------------------------------------------------
@@ -142,6 +154,12 @@ class WebTable:
     def read(self, url: str, client=None, status: int = 200) -> str:
         """The page at `url` as a person reads it."""
         return self.text(self.page(url, client, status))
+
+    @staticmethod
+    def paid(answer: dict) -> list[tuple[int | None, int | None, int]]:
+        """Who paid whom how much in an API answer, in order: (payer, payee, amount), None
+        the bank."""
+        return [(m["payer"], m["payee"], m["amount"]) for m in answer["movements"]]
 
     @staticmethod
     def text(page: str) -> str:

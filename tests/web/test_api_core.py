@@ -34,11 +34,6 @@ def game(table):
     return table
 
 
-def paid(answer: dict) -> list[tuple[int | None, int | None, int]]:
-    """Who paid whom how much, in order: (payer, payee, amount), None the bank."""
-    return [(m["payer"], m["payee"], m["amount"]) for m in answer["movements"]]
-
-
 def test_s1_new_game_has_every_player_with_the_starting_cash(game):
     assert game.cash() == [1500, 1500, 1500]
 
@@ -47,7 +42,7 @@ def test_p1_a_throw_onto_a_bank_deed_and_the_buy_charge_the_printed_price(game):
     """P1: the roll and the buy in one action; the price goes from Ana to the bank."""
     done = game.throws_onto(0, BOARDWALK, 7, {"kind": "buy"})
     assert done["text"] == f"Ana throws 7 and moves to Boardwalk; Ana buys Boardwalk for ${PRICE}"
-    assert paid(done) == [(0, None, PRICE)]
+    assert game.paid(done) == [(0, None, PRICE)]
     assert game.cash() == [1500 - PRICE, 1500, 1500]
     assert game.state().deeds[BOARDWALK].owner == 0
 
@@ -61,50 +56,50 @@ def test_p1_the_buy_waits_after_the_throw_and_answers_it_alone(game):
     assert pending[0]["figures"] == {"price": PRICE}
     assert game.game()["turn"]["seat"] == 0
     bought = game.act("buy", player=0, deed=BOARDWALK)
-    assert paid(bought) == [(0, None, PRICE)]
+    assert game.paid(bought) == [(0, None, PRICE)]
     assert bought["game"]["turn"]["seat"] == 1 and bought["game"]["pending"][0]["what"] == "roll"
 
 
 def test_p3_rent_doubles_on_a_whole_group_through_the_api(game):
     game.own(0, PARK_PLACE, BOARDWALK)
     landed = game.throws_onto(1, BOARDWALK)
-    assert paid(landed) == [(1, 0, 2 * US.spaces[BOARDWALK].rent[0])]
+    assert game.paid(landed) == [(1, 0, 2 * US.spaces[BOARDWALK].rent[0])]
 
 
 def test_p6_a_utility_charges_four_times_the_throw_that_landed_there(game):
     """P6: the dice of the throw itself, never a total the client names."""
     game.own(0, ELECTRIC)
     landed = game.throws_onto(1, ELECTRIC, 8)
-    assert paid(landed) == [(1, 0, US.spaces[ELECTRIC].rent[0] * 8)]
+    assert game.paid(landed) == [(1, 0, US.spaces[ELECTRIC].rent[0] * 8)]
 
 
 def test_p6_a_landing_the_banker_records_waits_for_the_dice_of_the_rent(game):
     """P6, R1: no throw is known for a landing recorded by hand, so the rent waits for one."""
     game.own(0, ELECTRIC)
     landed = game.act("land", player=1, space=ELECTRIC)
-    assert paid(landed) == [] and landed["game"]["pending"][0]["what"] == "throw"
+    assert game.paid(landed) == [] and landed["game"]["pending"][0]["what"] == "throw"
     missing = game.act("throw", 400, player=1)
     assert "dice total" in missing["error"]
     thrown = game.act("throw", player=1, dice=9)
-    assert paid(thrown) == [(1, 0, US.spaces[ELECTRIC].rent[0] * 9)]
+    assert game.paid(thrown) == [(1, 0, US.spaces[ELECTRIC].rent[0] * 9)]
 
 
 def test_g1_t1_t2_c2_j1_j3_every_action_of_the_foundation_goes_through_the_api(game):
     """Each action's money goes to the party the rules name (None: the bank)."""
     dividend = card_of(US, "collect", deck="chance")
-    assert paid(game.act("pass_go", player=0)) == [(None, 0, US.salary)]  # G1
+    assert game.paid(game.act("pass_go", player=0)) == [(None, 0, US.salary)]  # G1
     luxury = US.spaces[LUXURY_TAX].amount
-    assert paid(game.throws_onto(1, LUXURY_TAX)) == [(1, None, luxury)]  # T2
+    assert game.paid(game.throws_onto(1, LUXURY_TAX)) == [(1, None, luxury)]  # T2
     flat = US.spaces[INCOME_TAX].amount  # T1: the flat way chosen at the landing
-    assert paid(game.throws_onto(2, INCOME_TAX, 4, {"kind": "tax"})) == [(2, None, flat)]
+    assert game.paid(game.throws_onto(2, INCOME_TAX, 4, {"kind": "tax"})) == [(2, None, flat)]
     card = {"kind": "card", "card": dividend.id}  # C2
-    assert paid(game.throws_onto(0, CHANCE, 7, card)) == [(None, 0, dividend.amount)]
-    assert paid(game.act("go_to_jail", player=1)) == []  # J1
-    assert paid(game.act("jail_fine", player=1)) == [(1, None, US.jail_fine)]  # J3
-    assert paid(game.act("bank_pay", player=2, amount=100, note="prize")) == [(None, 2, 100)]
-    assert paid(game.act("bank_collect", player=2, amount=40)) == [(2, None, 40)]
-    assert paid(game.act("transfer", **{"from": 0, "to": 1, "amount": 25})) == [(0, 1, 25)]
-    assert paid(game.throws_onto(2, PARKING)) == []  # Free Parking: nothing happens
+    assert game.paid(game.throws_onto(0, CHANCE, 7, card)) == [(None, 0, dividend.amount)]
+    assert game.paid(game.act("go_to_jail", player=1)) == []  # J1
+    assert game.paid(game.act("jail_fine", player=1)) == [(1, None, US.jail_fine)]  # J3
+    assert game.paid(game.act("bank_pay", player=2, amount=100, note="prize")) == [(None, 2, 100)]
+    assert game.paid(game.act("bank_collect", player=2, amount=40)) == [(2, None, 40)]
+    assert game.paid(game.act("transfer", **{"from": 0, "to": 1, "amount": 25})) == [(0, 1, 25)]
+    assert game.paid(game.throws_onto(2, PARKING)) == []  # Free Parking: nothing happens
     assert game.cash() == [
         1500 + US.salary + dividend.amount - 25,
         1500 - luxury - US.jail_fine + 25,
@@ -119,7 +114,7 @@ def test_preview_says_what_would_happen_and_changes_nothing(game):
     assert answer["text"] == (
         f"Ana throws 5 and moves to Reading Railroad; Ana buys Reading Railroad for ${price}"
     )
-    assert paid(answer) == [(0, None, price)]
+    assert game.paid(answer) == [(0, None, price)]
     assert game.cash() == [1500, 1500, 1500] and game.state().players[0].position == 0
     assert game.history() == []
 
