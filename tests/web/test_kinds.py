@@ -52,13 +52,14 @@ def test_r1_a_players_phone_may_do_only_the_kinds_declared_for_their_own_seat(
     client, app, phone_turns
 ):
     """R1: always their own money, bids, debts and answers to trades; with phone turns on,
-    everything their own seat may do (roll, choices, buildings, mortgages, bankruptcy)."""
+    everything their own seat may do (roll, choices, buildings, mortgages, bankruptcy, and
+    the close of an auction on their turn, with no banker at the table)."""
     made = client.post("/api/games", json=setup_of(phone_turns=phone_turns)).get_json()
     with app.app_context():
         token = db.session.get(Game, made["id"]).players[0].token
     always = {"transfer", "bank_collect", "bid", "pay_debt", "trade_accept", "trade_decline"}
     turns = {"roll", "buy", "decline", "card", "tax", "throw", "jail_fine", "jail_card"}
-    turns |= {"build", "mortgage", "lift", "trade_offer", "bankrupt"}
+    turns |= {"build", "mortgage", "lift", "trade_offer", "bankrupt", "auction_close"}
     assert {name for name, kind in KINDS.items() if kind.phone == "always"} == always
     assert {name for name, kind in KINDS.items() if kind.phone == "turns"} == turns
     own = always | turns if phone_turns else always
