@@ -5,9 +5,9 @@ from __future__ import annotations
 from .actions import ALWAYS, TURNS, Act, action
 from .errors import RuleError
 from .landing import resolve, waiting_choice
-from .turn import whose_turn
 from .property import colour_group, level, set_levels
 from .state import BUY, HOTEL, Auction, GameState, PlayerState
+from .turn import whose_turn
 from .words import N_, Phrase
 
 BUILDINGS = ("house", "hotel")
@@ -147,7 +147,9 @@ def auction_close(act: Act) -> None:
     if "player" in act.payload:
         closer, current = act.player(), whose_turn(act.state)
         if closer is not current:
-            raise RuleError("R1", "{player}, whose turn it is, closes the auction", player=current.name)
+            raise RuleError(
+                "R1", "{player}, whose turn it is, closes the auction", player=current.name
+            )
     act.state.auction = None
     name = lot_name(act, auction)
     if auction.bidder is None:

@@ -93,7 +93,10 @@ def setup_from_form() -> dict:
         "ends_at": form.get("ends_at") or None,
         "time_zone": form.get("time_zone") or None,  # the banker's browser's (app.js)
         "players": players,
-        **{k: k in form for k in ("free_parking_jackpot", "double_go", "no_auctions", "phone_turns")},
+        **{
+            k: k in form
+            for k in ("free_parking_jackpot", "double_go", "no_auctions", "phone_turns")
+        },
         "income_tax_percent": "income_tax_percent" in form,
     }
 
