@@ -81,17 +81,32 @@ class WebTable:
         return answer
 
     def press(self, page: str, words: str, client=None):
-        """A tap on the button of `page` whose words start with `words` (it must be there and
-        enabled): its form posted as the browser posts it, hidden fields and all."""
+        """A tap on the button of `page` whose words (or the words it says to a screen
+        reader) start with `words`; it must be there and enabled. Its form is posted as the
+        browser posts it, hidden fields and all."""
         for form in re.findall(r"<form\b[^>]*>.*?</form>", page, re.S):
             found = re.search(r"<button([^>]*)>(.*?)</button>", form, re.S)
-            if found and self.text(found.group(2)).startswith(words):
+            said = re.search(r'aria-label="([^"]*)"', found.group(1)) if found else None
+            if found and any(
+                self.text(label).startswith(words) for label in (found[2], said and said[1] or "")
+            ):
                 assert "disabled" not in found.group(1), f"{words!r} is refused"
                 action = html.unescape(re.search(r'action="([^"]*)"', form).group(1))
                 fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)
                 data = {name: html.unescape(value) for name, value in fields}
                 return (client or self.client).post(action, data=data)
         raise AssertionError(f"no button {words!r} in {[b for b, _ in self.buttons(page)]}")
+
+    def dice(self, page: str, total: int, doubles: bool = False, client=None):
+        """A tap on the dice pad of `page` (the first): the turn page it opens, as the
+        browser asks for it, with the seat and the version the pad was drawn for."""
+        form = re.search(r'<form method="get" action="([^"]+)" class="pad".*?</form>', page, re.S)
+        assert form, "no dice pad on the page"
+        fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form[0]))
+        fields["dice"] = str(total)
+        if doubles:
+            fields["doubles"] = "1"
+        return (client or self.client).get(html.unescape(form[1]), query_string=fields)
 
     def phone_do(self, seat: int, kind: str, **payload):
         """A player's phone (a browser of its own) sends an action from their page."""
@@ -145,6 +160,11 @@ class WebTable:
     def phone(self, seat: int) -> str:
         """The address of a player's own page."""
         return f"/p/{self.tokens()[seat]}"
+
+    def screen(self) -> str:
+        """The address of the table screen (the TV)."""
+        with self.app.app_context():
+            return f"/t/{db.session.get(Game, self.id).table_token}"
 
     def page(self, url: str, client=None, status: int = 200) -> str:
         answer = (client or self.client).get(url)
