@@ -325,6 +325,9 @@ def perform_form(game: Game, kind: str, payload: dict):
             expected_version=expected_version(),
         )
     except RuleError as refusal:
+        if refusal.rule == "stale":  # drawn for an earlier moment: Back, another phone
+            back = url_for("banker.dashboard", game_id=game.id)
+            return page("turn_taken.html", bank.find(game.id), back=back), 409
         flash(refused(refusal), "error")
         return redirect(back_to(game.id))
     return after(done, kind)

@@ -171,20 +171,24 @@ def player_history(token: str):
 
 @bp.post("/p/<token>/do")
 def player_do(token: str):
-    """A player may spend only their own money and bid: nothing else, for nobody else."""
+    """A player's phone acts for their own seat only, and only in the kinds a phone may send
+    (own_field); a form drawn for an earlier moment says the turn was taken."""
     player = player_by_token(token)
     kind = request.form.get("kind", "")
     own = own_field(player.game, kind)
     if own is None:
         abort(403)
+    back = url_for("players.player_page", token=token)
     try:
         payload = payload_from_form()
         payload[own] = player.seat
         done = phone_perform(player, kind, payload)
         flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")
     except RuleError as refusal:
+        if refusal.rule == "stale":
+            return page("turn_taken.html", bank.find(player.game_id), back=back, token=token), 409
         flash(refused(refusal), "error")
-    return redirect(url_for("players.player_page", token=token))
+    return redirect(back)
 
 
 @bp.post("/p/<token>/pay")
@@ -214,7 +218,7 @@ def player_turn(token: str):
         return redirect(url_for("players.player_page", token=token))
     back = url_for("players.player_page", token=token)
     if turns.turn_taken(game, player.seat, whole(request.args.get("v"))):
-        return page("turn_taken.html", game, back=back), 409
+        return page("turn_taken.html", game, back=back, token=token), 409
     doubles = request.args.get("doubles") == "1"
     me = bank.state_of(game).players[player.seat]
     landing = turns.dice_options(game, player.seat, dice, doubles)
