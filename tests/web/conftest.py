@@ -108,10 +108,11 @@ class WebTable:
             fields["doubles"] = "1"
         return (client or self.client).get(html.unescape(form[1]), query_string=fields)
 
-    def phone_do(self, seat: int, kind: str, **payload):
-        """A player's phone (a browser of its own) sends an action from their page."""
+    def phone_do(self, seat: int, kind: str, phone=None, **payload):
+        """A player's phone (`phone`, else a browser of its own) sends an action from their
+        page."""
         data = {"kind": kind, "payload": json.dumps(payload)}
-        return self.app.test_client().post(f"/p/{self.tokens()[seat]}/do", data=data)
+        return (phone or self.app.test_client()).post(f"{self.phone(seat)}/do", data=data)
 
     # -- play, the way the table plays -----------------------------------------------------
 
