@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from .actions import ALWAYS, TURNS, Act, action
 from .errors import RuleError
-from .landing import resolve, waiting_choice
+from .landing import landed_deed
 from .property import colour_group, level, set_levels
-from .state import BUY, HOTEL, Auction, GameState, PlayerState
+from .state import HOTEL, Auction, GameState, PlayerState
 from .turn import whose_turn
 from .words import N_, Phrase
 
@@ -32,12 +32,7 @@ def lowest_house_price(act: Act) -> int:
 @action("decline", label=N_("Decline"), rules="P1, H3", needs=("player", "deed"), phone=TURNS)
 def decline(act: Act) -> None:
     """P1: a declined deed goes to auction at once; H3: it simply stays with the bank."""
-    player, item = waiting_choice(act, BUY)
-    deed = act.deed()
-    if deed.index != item.space:
-        landed = act.edition.spaces[item.space].name
-        raise RuleError("P1", "{player} landed on {deed}", player=player.name, deed=landed)
-    resolve(act, item)
+    player, deed = landed_deed(act)
     if act.state.settings.no_auctions:
         act.say(
             "{player} declines {deed}; it stays with the bank (H3)",

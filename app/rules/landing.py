@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable
 
 from .actions import TURNS, Act, action, flag
-from .edition import BOARD_SIZE, JAIL, Card, Edition
+from .edition import BOARD_SIZE, JAIL, Card, Edition, Space
 from .errors import RuleError
 from .rent import rent_due
 from .state import BUY, CARD, HOTEL, TAX, THROW, GameState, Pending, PlayerState
@@ -142,18 +142,24 @@ def resolve(act: Act, item: Pending) -> None:
     act.state.pending.remove(item)
 
 
-@action("buy", label=N_("Buy"), rules="P1", needs=("player", "deed"), phone=TURNS)
-def buy(act: Act) -> None:
-    """P1: the deed landed on, at its printed price."""
+def landed_deed(act: Act) -> tuple[PlayerState, Space]:
+    """P1: the player and the bank's deed they landed on, the buy-or-decline answered."""
     player, item = waiting_choice(act, BUY)
     deed = act.deed()
     if deed.index != item.space:
         landed = act.edition.spaces[item.space].name
         raise RuleError("P1", "{player} landed on {deed}", player=player.name, deed=landed)
+    resolve(act, item)
+    return player, deed
+
+
+@action("buy", label=N_("Buy"), rules="P1", needs=("player", "deed"), phone=TURNS)
+def buy(act: Act) -> None:
+    """P1: the deed landed on, at its printed price."""
+    player, deed = landed_deed(act)
     act.clear_of_debt(player)
     act.pay(player, None, deed.price)
     act.state.deeds[deed.index].owner = player.seat
-    resolve(act, item)
     act.say(
         "{player} buys {deed} for {price:money}",
         player=player.name,
