@@ -162,3 +162,19 @@ def test_the_table_screen_draws_the_board_with_owners(table, app):
     assert page.count('<div class="sq ') == 40
     assert '--owner: #e03131;" data-space="39"' in page  # Boardwalk in Ana's colour
     assert "$1,100" in page and "$1,500" in page
+
+
+def test_r1_a_phone_form_drawn_before_the_game_moved_on_is_refused_with_the_way_back(table, app):
+    """R1: Ana's phone shows her throw; meanwhile the banker acts. Her tap on the old page
+    is a 409 that says the turn was taken, with a link back to her page; nothing changes."""
+    table.new_game()
+    table.do("phone_turns", allow=True)
+    phone = app.test_client()
+    turn = table.dice(table.page(table.phone(0), phone), 5, client=phone).text
+    table.act("pass_go", player=1)
+    before = table.game()
+    answer = table.press(turn, "Ana throws 5 and moves to Reading Railroad; Ana buys", phone)
+    assert answer.status_code == 409
+    assert "This turn was already taken" in table.text(answer.text)
+    assert f'href="{table.phone(0)}"' in answer.text
+    assert table.game() == before
