@@ -13,7 +13,9 @@ from ..support import (
     BOARDWALK,
     CHANCE,
     ELECTRIC,
+    GO_TO_JAIL,
     INCOME_TAX,
+    JAIL,
     LUXURY_TAX,
     ORIENTAL,
     PARK_PLACE,
@@ -230,16 +232,21 @@ def test_k1_nobody_rolls_while_a_debt_is_open(game):
     assert (body["rule"], body["error"]) == ("K1", "Bea owes $25: pay or raise it first")
 
 
+COLLECT = {"kind": "card", "card": card_of(US, "collect", deck="chance").id}
+
+
 @pytest.mark.parametrize(
-    "choices",
+    ("dice", "choices"),
     [
-        [{"kind": "card", "card": "chance-1"}],  # Reading Railroad is not Chance
-        [{"kind": "buy"}, {"kind": "buy"}],  # one landing, one buy
-        [{"kind": "tax"}],
+        (READING, [COLLECT]),  # Reading Railroad is not Chance
+        (READING, [{"kind": "buy"}, {"kind": "buy"}]),  # one landing, one buy
+        (READING, [{"kind": "tax"}]),
+        (CHANCE, [COLLECT, COLLECT]),  # one landing, one card (C1)
+        (INCOME_TAX, [{"kind": "tax"}, {"kind": "tax"}]),  # one landing, one tax (T1)
     ],
 )
-def test_r1_a_landing_choice_the_board_does_not_call_for_is_refused(game, choices):
-    body = refused(game, 422, "roll", player=0, dice=5, choices=choices)
+def test_r1_a_landing_choice_the_board_does_not_call_for_is_refused(game, dice, choices):
+    body = refused(game, 422, "roll", player=0, dice=dice, choices=choices)
     assert body["rule"] == "R1" and body["error"].startswith("The landing does not call for")
 
 
@@ -253,6 +260,36 @@ def test_r1_a_roll_with_a_stale_expected_version_is_refused_with_409(game):
     game.act("pass_go", player=2)
     body = refused(game, 409, "roll", player=0, dice=5, expected_version=version)
     assert body["rule"] == "stale"
+
+
+def test_j1_a_throw_onto_go_to_jail_jails_the_player_with_nothing_else_sent(game):
+    landed = game.throws_onto(0, GO_TO_JAIL, 8)
+    ana = landed["game"]["players"][0]
+    assert (ana["position"], ana["in_jail"], ana["cash"]) == (JAIL, True, 1500)
+    assert game.paid(landed) == [] and landed["game"]["turn"]["seat"] == 1
+
+
+def test_c2_p1_a_card_that_moves_onto_a_bank_deed_keeps_the_turn_for_the_buy(game):
+    to_boardwalk = {"kind": "card", "card": card_of(US, "advance", to=BOARDWALK).id}
+    moved = game.throws_onto(0, CHANCE, 7, to_boardwalk)
+    assert [(p["what"], p["seat"], p["space"]) for p in moved["game"]["pending"]] == [
+        ("buy", 0, BOARDWALK)
+    ]
+    assert refused(game, 422, "roll", player=1, dice=4)["rule"] == "R1"
+    assert game.paid(game.act("buy", player=0, deed=BOARDWALK)) == [(0, None, PRICE)]
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields"),
+    [
+        ("roll", {"player": 0, "dice": 6}),  # before the deal
+        ("deal", {"hands": [[1, 3, 6], [8, 9]]}),  # three deeds for Ana
+        ("deal", {"hands": [[1, 3], []]}),  # none for Bea
+    ],
+)
+def test_sg1_the_deal_comes_first_two_deeds_to_each_player(table, kind, fields):
+    table.new_game(("Ana", "Bea"), mode="short")
+    assert refused(table, 422, kind, **fields)["rule"] == "SG1"
 
 
 def test_sg1_a_second_deal_is_refused_and_changes_nothing(table):
