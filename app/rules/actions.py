@@ -149,19 +149,30 @@ class Act:
         self.movements.append(Movement(seat(payer), seat(payee), amount))
 
     def owe(
-        self, payer: PlayerState, payee: PlayerState | None, amount: int, fee: bool = False
+        self,
+        payer: PlayerState,
+        payee: PlayerState | None,
+        amount: int,
+        words: tuple[str, str],
+        fee: bool = False,
+        **params: object,
     ) -> None:
         """A payment the rules call for (rent, a tax, a card, a fine): paid now when the cash
-        covers it, else it waits as the payer's debt (K1) and the action goes on. `fee`: a
-        tax or fine, which goes into the Free Parking pot under H1."""
+        covers it, else it waits as the payer's debt (K1) and the action goes on. `words`:
+        the sentence when paid and when owed (with `params`); `fee`: a tax or fine, which
+        goes into the Free Parking pot under H1."""
         if amount <= 0:
             return
+        params = {"amount": amount, **params}
         if payer.cash >= amount and not self.state.debts_of(payer.seat):
             self.pay(payer, payee, amount)
             if fee and self.state.settings.free_parking_jackpot:
                 self.state.pot += amount
+            if words[0]:
+                self.say(words[0], **params)
             return
         self.add_debt(payer, payee, amount, fee)
+        self.say(words[1], **params)
         self.say_short(payer)
 
     def add_debt(

@@ -82,7 +82,15 @@ def pay_debt(act: Act) -> None:
     """K1: the debtor pays everything they owe at once, now that the cash covers it."""
     player, owed = owing(act)
     if player.cash < owed:
-        raise act.shortfall(player, owed)
+        raise RuleError(
+            "K1",
+            "{player} is {short:money} short: sell buildings, mortgage or trade first",
+            player=player.name,
+            short=owed - player.cash,
+            owed=owed,
+            cash=player.cash,
+            raisable=raisable(act.state, act.edition, player.seat),
+        )
     for debt in act.state.debts_of(player.seat):
         act.state.pending.remove(debt)
         creditor = None if debt.creditor is None else act.state.players[debt.creditor]
@@ -171,9 +179,7 @@ def to_player(act: Act, debtor: PlayerState, creditor: PlayerState) -> None:
     mortgaged = [s for s in held if act.state.deeds[s.index].mortgaged]
     lift_now = {int(x) for x in (act.payload.get("lift") or []) if str(x).isdigit()}
     settle_mortgaged(act, creditor, mortgaged, lift_now, owe=True)
-    act.say(
-        "{player} takes the cash and the deeds ({count})", player=creditor.name, count=len(held)
-    )
+    act.say("{player} takes the cash and {count:deeds}", player=creditor.name, count=len(held))
 
 
 def to_bank(act: Act, debtor: PlayerState) -> None:

@@ -148,7 +148,7 @@ def worth_chart(game) -> dict:
     for p in state.players:
         points = " ".join(
             f"{PAD + (CHART_WIDTH - 2 * PAD) * n / steps:.1f},"
-            f"{CHART_HEIGHT - PAD - (CHART_HEIGHT - 2 * PAD) * row[p.seat] / top:.1f}"
+            f"{CHART_HEIGHT - PAD - (CHART_HEIGHT - 2 * PAD) * max(row[p.seat], 0) / top:.1f}"
             for n, row in shown
         )
         lines.append({"name": p.name, "colour": p.colour, "points": points})
