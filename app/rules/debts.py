@@ -141,6 +141,7 @@ def bankrupt(act: Act) -> None:
 def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> None:
     state = act.state
     second_short = state.settings.mode != "classic" and state.bankruptcies >= 1
+    withdraw_bid(act, debtor)  # first: the cash a standing bid kept goes to the creditor too
     state.pending = [item for item in state.pending if item.seat != debtor.seat]
     for debt in state.waiting(DEBT):
         if debt.creditor == debtor.seat:  # what others owe the debtor is owed to the creditor
@@ -153,7 +154,6 @@ def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> N
         to_bank(act, debtor)  # K3
     debtor.bankrupt, debtor.cash, debtor.jail_free = True, 0, []
     debtor.in_jail, debtor.jail_tries = False, 0  # out of the game, out of jail (J3)
-    withdraw_bid(act, debtor)
     state.bankruptcies += 1
     if second_short or len(state.in_play()) == 1:
         end(act)  # SG3, K4

@@ -45,10 +45,8 @@ def land_on_deed(act: Act, player: PlayerState, index: int, dice: int | None, by
     deed, space = act.state.deeds[index], act.edition.spaces[index]
     if deed.owner is None:
         act.state.pending.append(Pending(BUY, player.seat, index))
-    elif deed.owner == player.seat:
-        act.say("{deed} is {player}'s own", deed=space.name, player=player.name)
-    elif deed.mortgaged:
-        act.say("{deed} is mortgaged: no rent", deed=space.name)  # M2
+    elif no_rent(act, player, index):
+        return
     elif space.kind == "utility" and (dice is None or by_card):
         pending = Pending(THROW, player.seat, index, by_card=bool(by_card))
         act.state.pending.append(pending)  # P6: the rent waits for the dice total
@@ -56,7 +54,23 @@ def land_on_deed(act: Act, player: PlayerState, index: int, dice: int | None, by
         pay_rent(act, player, index, dice, by_card == space.kind)
 
 
+def no_rent(act: Act, player: PlayerState, index: int) -> bool:
+    """P2, M2: no rent on one's own deed or a mortgaged one (says so); True: none is due."""
+    deed, name = act.state.deeds[index], act.edition.spaces[index].name
+    if deed.owner == player.seat:
+        act.say("{deed} is {player}'s own", deed=name, player=player.name)
+    elif deed.mortgaged:
+        act.say("{deed} is mortgaged: no rent", deed=name)
+    elif deed.owner is None:
+        act.say("{deed} belongs to the bank: no rent", deed=name)
+    else:
+        return False
+    return True
+
+
 def pay_rent(act: Act, player: PlayerState, index: int, dice: int | None, by_card: bool):
+    if no_rent(act, player, index):  # the deed may have changed hands before a fresh throw
+        return
     owner = act.state.players[act.state.deeds[index].owner]
     amount = rent_due(act.state, act.edition, index, dice, by_card)
     words = (
@@ -194,7 +208,7 @@ def throw(act: Act) -> None:
     player, item = waiting_choice(act, THROW)
     dice = act.dice()
     resolve(act, item)
-    act.say("{player} throws {dice} for the rent", player=player.name, dice=dice)
+    act.say("{player} throws {dice}", player=player.name, dice=dice)
     pay_rent(act, player, item.space, dice, item.by_card)
 
 

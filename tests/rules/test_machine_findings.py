@@ -71,14 +71,16 @@ def test_k2_k3_a_bankrupt_player_s_bid_is_withdrawn(creditor):
     assert table.state.deeds[BOARDWALK].owner == BEA
 
 
-def test_b4_a_house_won_at_auction_is_not_placed_on_a_mortgaged_group():
+def test_b4_b5_a_house_is_not_won_for_a_mortgaged_group():
     """B4, B5: a house won at auction went on a street of a group with a mortgaged street,
-    where no building may stand."""
+    where no building may stand. Now a player with nowhere to put it does not bid."""
     table = Table().own(ANA, *BROWN).own(BEA, *LIGHT_BLUE, mortgaged=(ORIENTAL,))
     table.do("auction_open", building="house")
-    table.do("bid", player=BEA, amount=50)
-    assert table.refused("auction_close", deed=ORIENTAL).rule == "B4"
-    assert table.state.deeds[ORIENTAL].houses == 0
+    assert table.refused("bid", player=BEA, amount=50).rule == "B5"
+    table.do("bid", player=ANA, amount=50)
+    assert table.refused("auction_close", deed=ORIENTAL).rule == "B1"
+    table.do("auction_close")  # on the first street where it may stand
+    assert table.state.deeds[ORIENTAL].houses == 0 and table.state.deeds[MEDITERRANEAN].houses == 1
 
 
 @pytest.mark.parametrize(("levels", "street"), [(3, MEDITERRANEAN), (5, BALTIC)])
@@ -89,8 +91,8 @@ def test_b3_a_hotel_won_at_auction_goes_on_a_street_with_its_four_houses(levels,
     table.state.houses -= 0 if levels == 5 else 2 * levels
     table.state.hotels -= 2 if levels == 5 else 0
     table.do("auction_open", building="hotel")
-    table.do("bid", player=ANA, amount=50)  # B5: from the lowest house price
-    assert table.refused("auction_close", deed=street).rule == "B3"
+    assert table.refused("bid", player=ANA, amount=50).rule == "B5"  # nowhere to put it
+    assert table.state.deeds[street].houses == levels
 
 
 def test_b3_b5_a_hotel_won_at_auction_goes_up_on_four_houses_for_the_bid():
