@@ -67,6 +67,7 @@ class Book:
     pot: int
     deal_waits: bool
     ended: bool
+    bids: dict[int, int]  # P1: the highest bidder's cash kept for the bid until the close
     flows: Counter = field(default_factory=Counter)  # (a, b) with a < b: net from a to b
 
     @classmethod
@@ -93,6 +94,9 @@ class Book:
             pot=state.pot,
             deal_waits=any(p.what == DEAL for p in state.pending),
             ended=state.ended,
+            bids={state.auction.bidder: state.auction.bid}
+            if state.auction and state.auction.bidder is not None
+            else {},
         )
 
     # -- money -----------------------------------------------------------------------------
@@ -107,11 +111,12 @@ class Book:
         self.flows[pair(payer, payee)] += amount if key(payer) < key(payee) else -amount
 
     def owe(self, payer: int, creditor: int | None, amount: int, fee: bool = False) -> None:
-        """K1: a payment the rules call for is made when the cash covers it and the payer owes
-        nothing yet; otherwise it waits as a debt to that creditor."""
+        """K1: a payment the rules call for is made when the cash covers it (beside what a
+        standing bid keeps, P1) and the payer owes nothing yet; otherwise it waits as a debt
+        to that creditor."""
         if amount <= 0:
             return
-        if self.cash[payer] >= amount and not self.debts_of(payer):
+        if self.cash[payer] - self.bids.get(payer, 0) >= amount and not self.debts_of(payer):
             self.pay(payer, creditor, amount)
             self.into_pot(amount, fee)
         else:
@@ -510,6 +515,7 @@ def bankrupt(book: Book, payload: dict) -> None:
         if d.seat != seat
     ]
     book.choices = [c for c in book.choices if c.seat != seat]
+    book.bids.pop(seat, None)  # K2, K3: their bid is withdrawn, its cash handed over too
     if creditor is BANK:
         to_bank(book, seat)
     elif second:
@@ -558,34 +564,70 @@ def to_bank(book: Book, seat: int) -> None:
 
 
 def end(book: Book, payload: dict | None = None) -> None:
-    """K4, SG3, TL1: the game ends; nothing waits any more."""
-    book.ended, book.debts, book.choices, book.deal_waits = True, [], [], False
+    """K4, SG3, TL1: the game ends; no choice waits any more, but an open debt stays owed
+    (SG4 counts it)."""
+    book.ended, book.choices, book.deal_waits, book.bids = True, [], False, {}
 
 
 # -- the rest -------------------------------------------------------------------------------------
 
 
 def deal(book: Book, payload: dict) -> None:
-    """SG1: two deeds to each player, who pays their printed price to the bank."""
+    """SG1: two deeds to each player, who owes their printed price to the bank at once (K1:
+    paid when the cash covers it, else a debt)."""
     for seat, hand in enumerate(payload["hands"]):
         for index in hand:
-            book.pay(seat, BANK, book.space(int(index)).price)
             book.owners[int(index)] = seat
+            book.owe(seat, BANK, book.space(int(index)).price)
     book.deal_waits = False
 
 
 def auction_close(book: Book, payload: dict) -> None:
     """P1, K3: the winner pays the bid to the bank and takes the deed; B5: a building won
-    goes on the street named."""
-    lot = book.before.auction
+    goes on the street named, or else the first of the winner's where it may stand (none:
+    unsold, nothing paid)."""
+    lot, book.bids = book.before.auction, {}
     if lot.bidder is None:
         return
-    book.pay(lot.bidder, BANK, lot.bid)
     if lot.deed is not None:
+        book.pay(lot.bidder, BANK, lot.bid)
         book.owners[lot.deed] = lot.bidder
-    else:
-        street = payload["deed"]
+        return
+    streets = (
+        [payload["deed"]] if "deed" in payload else streets_taking(book, lot.bidder, lot.building)
+    )
+    if streets:
+        book.pay(lot.bidder, BANK, lot.bid)
+        street = streets[0]
         book.levels[street] = HOTEL if lot.building == "hotel" else book.levels[street] + 1
+
+
+def streets_taking(book: Book, seat: int, building: str) -> list[int]:
+    """B1-B4: the seat's streets, in board order, where a house (or a hotel) may stand: a
+    whole unmortgaged group, built evenly after it; at most 4 houses; a hotel on a street
+    with the houses it needs, every street of the group having them."""
+    found = []
+    for group in book.edition.groups.values():
+        streets = group.deeds
+        if not group.house_price or any(book.owners[i] != seat for i in streets):
+            continue
+        if any(i in book.mortgaged for i in streets):
+            continue
+        for index in streets:
+            levels = [book.levels[i] for i in streets]
+            at = streets.index(index)
+            if building == "house" and levels[at] < 4:
+                levels[at] += 1
+            elif building == "hotel" and book.needed <= levels[at] < HOTEL:
+                levels[at] = HOTEL
+            else:
+                continue
+            heights = [book.needed + 1 if n == HOTEL else n for n in levels]
+            if max(heights) - min(heights) <= 1 and min(heights) >= (
+                book.needed if HOTEL in levels else 0
+            ):
+                found.append(index)
+    return sorted(found)
 
 
 def jail_fine(book: Book, payload: dict) -> None:
@@ -664,17 +706,9 @@ KINDS = {
     "bank_pay": bank_pay,
     "bank_collect": bank_collect,
     "transfer": transfer,
-    **{
-        kind: nothing
-        for kind in (
-            "turn_to",
-            "phone_turns",
-            "trade_offer",
-            "trade_decline",
-            "bid",
-            "auction_open",
-        )
-    },
+    **dict.fromkeys(
+        ("turn_to", "phone_turns", "trade_offer", "trade_decline", "bid", "auction_open"), nothing
+    ),
 }
 
 

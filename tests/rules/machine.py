@@ -14,8 +14,9 @@ for a bankrupt seat or after the end; nothing moves on while something waits; ev
 of cash is a movement; and who gets what (ledger.py): the money between each pair of
 parties, the debts and their creditors, the pot, the deeds, the cards and the tokens are
 what the rule book names, worked out from the state before the action. A refused action
-changes nothing. After every step (`Play.check`): the invariants in CHECKS, the state read
-back from JSON, and the log replayed (`tablebank.rules.replay`, undos included).
+changes nothing. After every step (`Play.check`): the invariants in CHECKS; and, every
+`replay_every` steps (every step in the quick tests) and after every undo, the state read
+back from JSON and the log replayed (`tablebank.rules.replay`, undos included).
 
 A move draws through a `Chooser`: hypothesis's `data.draw` in test_game_machine.py (so that
 a failure shrinks), a seeded `random.Random` in bench/random_play.py. Nothing here imports
@@ -468,13 +469,15 @@ def k3_deeds_waiting_for_auction_are_the_bank_s(play: Play) -> None:
 
 def k4_sg3_the_game_ends_when_the_rule_book_says(play: Play) -> None:
     """K4: the last player left wins; SG3: a short or timed game stops at the 2nd bankruptcy.
-    An ended game has no auction running and waits for nothing."""
+    An ended game has no auction running and waits for no choice (an open debt stays owed,
+    SG4)."""
     state = play.state
     if len(state.in_play()) < 2 and not state.ended:
         raise Violation("K4: one player is left and the game goes on")
     if state.settings.mode != "classic" and state.bankruptcies >= 2 and not state.ended:
         raise Violation("SG3: a second bankruptcy and the game goes on")
-    if state.ended and (state.auction or state.to_auction or state.pending):
+    choices = [p for p in state.pending if p.what != DEBT]
+    if state.ended and (state.auction or state.to_auction or choices):
         raise Violation("K4: an ended game still waits for something")
 
 
@@ -762,54 +765,26 @@ def lifts(play: Play, c: Chooser, debtor: int, creditor: int | None) -> dict:
 
 
 def an_auction_step(play: Play, c: Chooser, wait) -> Tap:
-    """P1, B5, K3: bids from those who may and can (for a building, mostly those who have a
-    street to put it on), then the auction closed."""
-    auction = play.state.auction
-    if wedged(play) and c.odds(1, 2):
-        return "undo", {}  # the table takes back what stopped the auction from closing
+    """P1, B5, K3: bids from those the core lets bid and who can, then the auction closed."""
     bids = [m for m in wait.moves if m.kind == "bid"]
     able = [m for m in bids if cash(play, m.fields["player"]) >= wait.figures["lowest"]]
-    building = auction.building
-    if building and not c.odds(1, 10):
-        able = [m for m in able if spots(play, m.fields["player"], building)]
     if able and c.odds(2, 3):
         return fill(play, c, c.pick(able))
     return "auction_close", closing(play, c)
 
 
-def wedged(play: Play) -> bool:
-    """The highest bidder can no longer pay, or has nowhere to put the building won."""
-    auction = play.state.auction
-    if auction.bidder is None:
-        return False
-    if cash(play, auction.bidder) < auction.bid:
-        return True
-    return auction.building is not None and not spots(play, auction.bidder, auction.building)
-
-
 def closing(play: Play, c: Chooser) -> dict:
-    """B5: a building won goes on a street of the winner's, named at the close."""
+    """B5: a building won goes on the street named (mostly one where it may stand), or, not
+    named, on the first where it may."""
     auction = play.state.auction
-    if auction is None or auction.deed is not None or auction.bidder is None:
+    if auction is None or auction.deed is not None or auction.bidder is None or c.odds(1, 3):
         return {}
     return {"deed": a_deed(play, c, spots(play, auction.bidder, auction.building))}
 
 
 def spots(play: Play, seat_: int, building: str) -> list[int]:
-    """B1-B4: the streets a house (or a hotel) may go on for this seat: a whole unmortgaged
-    group, the lowest street of it (for a hotel, one with the houses it needs)."""
-    needed = play.state.settings.houses_for_hotel
-    found = []
-    for group in whole_groups(play, seat_):
-        deeds = [play.state.deeds[i] for i in group.deeds]
-        if any(d.mortgaged for d in deeds):
-            continue
-        low = min(needed + 1 if d.houses == HOTEL else d.houses for d in deeds)
-        for index, deed in zip(group.deeds, deeds, strict=True):
-            house = building == "house" and deed.houses == low < 4
-            if house or (building == "hotel" and deed.houses == needed <= low):
-                found.append(index)
-    return found
+    book = ledger.Book.of(play.state, play.edition)
+    return ledger.streets_taking(book, seat_, building)
 
 
 def a_deal(play: Play, c: Chooser, wait) -> Tap:
@@ -1138,6 +1113,9 @@ MOVES: dict[str, Callable[[Play, Chooser], Tap]] = {
 _missing = set(KINDS) - set(MOVES)
 if _missing:
     raise RuntimeError(f"the machine has no move for the action kinds {sorted(_missing)}")
+_unread = set(KINDS) - set(ledger.KINDS) - {"undo"}
+if _unread:
+    raise RuntimeError(f"the ledger cannot say who gets what in {sorted(_unread)}")
 
 # How often each move is drawn: mostly the table's next act; the others now and then, the
 # game-changing ones least.
