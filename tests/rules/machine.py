@@ -104,13 +104,10 @@ def random_setup(c: Chooser) -> dict:
     """A table on any edition, in any of the three modes, with any house rules."""
     mode = c.pick(MODES)
     count = c.number(2, 8)
-    cash_ = c.pick((1500, 1500, 1000, 600, 300, 3000))
-    if mode != "classic" and cash_ * count < 2500:
-        cash_ = 600  # SG1: a deal the players could not pay for would wedge the game (findings)
     setup = {
         "edition": c.pick(sorted(ALL_EDITIONS)),
         "players": [{"name": NAMES[n], "colour": PALETTE[n]} for n in range(count)],
-        "starting_cash": cash_,
+        "starting_cash": c.pick((1500, 1500, 1000, 600, 300, 3000)),
         "mode": mode,
         "free_parking_jackpot": c.odds(1, 2),
         "double_go": c.odds(1, 3),
@@ -300,6 +297,8 @@ def case_of(edition: Edition, kind: str, payload: dict, before: GameState, outco
     after = outcome.state
     if kind == "card":
         return f"card: {edition.cards[payload['card']].effect}"
+    if kind == "deal":
+        return "deal: " + ("debts" if after.waiting(DEBT) else "paid")
     if kind in ("roll", "land"):
         news = [p.what for p in after.pending if p not in before.pending]
         steps = " with choices" if payload.get("choices") else ""
