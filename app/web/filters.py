@@ -34,6 +34,14 @@ def register(app: Flask) -> None:
         shown = when.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
         return shown if shown_in else f"{shown} UTC"
 
+    @app.template_global()
+    def latest_entry(game) -> dict | None:
+        """The game's latest action in words (one row read), for a live page to say."""
+        from .present import history
+
+        found = history(game, limit=1)
+        return found[0] if found else None
+
     @app.template_filter("ink")
     def ink(colour: str) -> str:
         """Black or white, whichever reads better on this colour (WCAG contrast)."""
