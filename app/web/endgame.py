@@ -68,8 +68,15 @@ def closes(game, state) -> list[Option]:
         if edition.spaces[i].group in edition.groups
         and edition.groups[edition.spaces[i].group].house_price
     ]
-    found = [offer(game, "auction_close", {"deed": i}, style="danger") for i in streets]
-    return [option for option in found if not option.error]
+    found = []
+    for i in streets:
+        option = offer(game, "auction_close", {"deed": i}, style="danger")
+        if not option.error:  # the core lets the building go there (B1, B5)
+            option.text = _(
+                "%(what)s, on %(street)s", what=option.text, street=edition.spaces[i].name
+            )
+            found.append(option)
+    return found
 
 
 @bp.get("/auction/live")
