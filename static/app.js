@@ -155,3 +155,14 @@
     });
   });
 })();
+// The new-game form: the 10% income tax choice only for an edition that prints it (T1).
+(function () {
+  "use strict";
+  var edition = document.querySelector("select[name=edition]"), label = document.getElementById("income-tax");
+  if (!edition || !label) { return; }
+  edition.addEventListener("change", function () {
+    var percent = Boolean(edition.selectedOptions[0] && edition.selectedOptions[0].dataset.percent);
+    label.hidden = !percent;
+    label.querySelector("input").checked = percent;
+  });
+})();
