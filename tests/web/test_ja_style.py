@@ -17,7 +17,9 @@ HOLDER = r"(?:%\(\w+\)s|\{\w+(?::\w+)?\})"
 def japanese() -> list[str]:
     path = Path(ROOT) / "app" / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
     found = []
-    for message in read_po(path.open()):
+    with path.open(encoding="utf-8") as po:
+        catalogue = read_po(po)
+    for message in catalogue:
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         found.extend(s for s in strings if message.id and s)
     return found
