@@ -80,3 +80,17 @@ def test_the_history_downloads_as_a_spreadsheet_oldest_first_in_plain_words(tabl
     assert [row[0] for row in rows[1:]] == ["1", "2"]
     assert rows[1][4] == "'=Ana pays Bea $50"  # a spreadsheet never reads it as a formula
     assert table.read(f"/g/{table.id}/results").count("Download the history (CSV)") == 1
+
+
+def test_a_new_games_banker_link_comes_below_the_dice_pad(table):
+    table.new_game()
+    first = table.page(f"/g/{table.id}/")
+    assert first.index('class="pad"') < first.index("Keep this banker link")
+    assert "Keep this banker link" not in table.page(f"/g/{table.id}/")  # shown once
+
+
+def test_the_dashboard_links_back_to_the_games_not_to_itself(table):
+    table.new_game()
+    dashboard = table.page(f"/g/{table.id}/")
+    assert 'class="home" href="/"' in dashboard
+    assert f'class="home" href="/g/{table.id}/"' in table.page(f"/g/{table.id}/history")
