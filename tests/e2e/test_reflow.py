@@ -85,3 +85,39 @@ def test_no_page_scrolls_sideways(browser: Browser, tour, width, scale, font):
     found = visit_all(tour, page, sideways)
     assert not found, "\n".join(found)
     context.close()
+
+
+CONTRAST = """() => {
+  const rgb = s => (s.match(/[\\d.]+/g) || []).slice(0, 4).map(Number);
+  const lum = ([r, g, b]) => [r, g, b]
+    .map(v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const opaque = c => c.length === 3 || c[3] > 0;
+  const beside = e => {  // what the colour touches: its ring or border, else what is under it
+    const style = getComputedStyle(e);
+    if (style.boxShadow !== "none") { return rgb(style.boxShadow); }
+    if (parseFloat(style.borderTopWidth) > 0) { return rgb(style.borderTopColor); }
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      const c = rgb(getComputedStyle(p).backgroundColor);
+      if (opaque(c)) { return c; }
+    }
+    return [255, 255, 255];
+  };
+  const low = [];
+  document.querySelectorAll(".chip, .token").forEach(e => {
+    const a = lum(rgb(getComputedStyle(e).backgroundColor)), b = lum(beside(e));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 3) { low.push(e.className + " " + e.textContent + " " + ratio.toFixed(2)); }
+  });
+  return low.length ? low.join("; ") : null;
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_players_colour_keeps_3_to_1_where_it_is_drawn(browser: Browser, tour, theme):
+    """Each chip and board token against what it sits on, on every page (issue 22)."""
+    tour, banker = tour
+    page = banker.new_page()
+    page.goto(f"{tour.url}/?theme={theme}")
+    found = visit_all(tour, page, lambda p: p.evaluate(CONTRAST))
+    assert not found, "\n".join(found)
