@@ -103,12 +103,14 @@ def serve(server, app) -> None:
         watcher(app).stop()
         server.stop(timeout=2)
 
-    if hasattr(signal, "SIGTERM") and os.name == "posix":
+    if os.name == "posix":  # Ctrl-C too: handled in a greenlet, no traceback from the hub
         gevent.signal_handler(signal.SIGTERM, gevent.spawn, shut)
+        gevent.signal_handler(signal.SIGINT, gevent.spawn, shut)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         shut()
+    print("tablebank has stopped.", flush=True)
 
 
 if __name__ == "__main__":

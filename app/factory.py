@@ -53,18 +53,21 @@ def register_web(app: Flask) -> None:
         filters,
         limits,
         phone_deeds,
+        phone_money,
         players,
         property,
         pwa,
         security,
+        theme,
     )
 
     filters.register(app)
+    theme.register(app)  # light or dark pages (the system's, or the reader's switch)
     security.register(app)
     db_setup.register_faults(app)  # 503 in words when the database does not answer
     limits.register(app)  # before the banker check: a flood is turned away first
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
-    for blueprint in (banker, property, endgame, players, phone_deeds, pwa, api, auth):
+    for blueprint in (banker, property, endgame, players, phone_deeds, phone_money, pwa, api, auth):
         app.register_blueprint(blueprint.bp)
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)

@@ -383,6 +383,7 @@ class Play:
         count.tap(phone.locator("details.pay input[name=to][value='0']"))
         if self.flow == "after":
             count.tap(phone.locator(".quick button[value='50']"))
+            count.tap(phone.locator("form.act button"))  # issue 22: named, then confirmed
         else:
             count.fill(phone.locator("details.pay input[name=amount]"), "50")
             count.tap(phone.locator("details.pay form button"))
@@ -415,6 +416,26 @@ def debt_taps(base: str, browser) -> tuple[int, int, int]:
     context.close()
     if paid["pending"][0]["what"] != "roll" or paid["players"][1]["cash"] != 980 + 450:
         raise common.BenchError(f"the debt was not settled as counted: {paid['pending']}")
+    return count.mark()
+
+
+def trade_taps(base: str, browser) -> tuple[int, int, int]:
+    """The banker's deed-for-cash trade (issue 22: at most 4 taps): Ana sells Boardwalk to
+    Bea at its printed price, from the dashboard."""
+    http = common.Http(base)
+    game = common.Game(http, players=2)
+    game.act("land", {"player": 0, "space": BOARDWALK, "choices": [{"kind": "buy"}]})
+    context = browser.new_context(viewport=common.PHONE, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{base}/g/{game.id}/?key={game.key}")
+    count = Counter(page)
+    count.tap(page.locator("a[href$='/trade']"))
+    count.tap(page.locator(".sell a[aria-label='Bea buys Boardwalk']"))
+    count.tap(page.locator(".option.preview button"))
+    done = game.refresh()
+    context.close()
+    if BOARDWALK not in done["players"][1]["deeds"]:
+        raise common.BenchError("the trade was not done as counted")
     return count.mark()
 
 
@@ -452,6 +473,7 @@ def run(flow: str, root: Path, browser, args) -> dict:
             result["phone_money_taps"], result["phone_money_loads"], _ = play.phone_money_move()
             if flow == "after":
                 result["debt_taps"], result["debt_loads"], _ = debt_taps(server.url, browser)
+                result["trade_taps"], result["trade_loads"], _ = trade_taps(server.url, browser)
             play.context.close()
             return result
 
@@ -481,10 +503,11 @@ def main() -> int:
     rows = [
         [flow, r["taps_median"], r["taps_mean"], r["taps_max"], r["loads_median"], r["loads_mean"]]
         + [r["scrolls"], r["money_taps"], r["phone_money_taps"], r["stuck"], r.get("debt_taps")]
+        + [r.get("trade_taps")]
         for flow, r in results.items()
     ]
     headers = ["flow", "taps p50", "taps mean", "taps max", "loads p50", "loads mean"]
-    headers += ["scrolls", "money taps", "phone money taps", "stuck", "debt taps"]
+    headers += ["scrolls", "money taps", "phone money taps", "stuck", "debt taps", "trade taps"]
     print(common.table(headers, rows))
     print(json.dumps(results))
     return 0

@@ -43,24 +43,57 @@
 })();
 // Live pages: each new version's live part arrives by Server-Sent Events ("live"), or only
 // "version N is out" and the page fetches it; every seat's cash may come first ("cash").
-// EventSource reconnects by itself; if streams never work, poll instead. Nothing is
-// replaced under a field being typed in.
+// EventSource reconnects by itself; if streams never work, poll instead. The new markup is
+// merged into the page (idiomorph, static/idiomorph.min.js): nodes that did not change stay,
+// so focus, an open panel, a chosen radio and typed text survive; the one sentence that
+// matters (a payment, "Your turn", an auction) is said in the polite live region.
 (function () {
   "use strict";
   var box = document.getElementById("live");
   if (!box || !window.fetch) { return; }
-  var version = Number(box.dataset.version), busy = false, waiting = false, held = null;
-  function typing() {
-    var field = document.activeElement;
-    return field && box.contains(field) && field.tagName === "INPUT" ? field : null;
+  var version = Number(box.dataset.version), busy = false, waiting = false;
+  var touched = new WeakSet();  // fields this reader changed: their state is theirs
+  function touch(e) {
+    var field = e.target;
+    touched.add(field);
+    if (field.type === "radio" && field.name) {  // choosing one radio unchecks its group
+      (field.form || box).querySelectorAll("input[type=radio]").forEach(function (r) {
+        if (r.name === field.name) { touched.add(r); }
+      });
+    }
+    if (field.tagName === "SELECT") { Array.prototype.forEach.call(field.options, function (o) { touched.add(o); }); }
+  }
+  box.addEventListener("input", touch);
+  box.addEventListener("change", touch);
+  function keep(attribute, node) {
+    if (attribute === "open" && node.tagName === "DETAILS") { return false; }  // opened or closed by the reader
+    if (touched.has(node) && (attribute === "checked" || attribute === "value" || attribute === "selected")) { return false; }
+    return true;
+  }
+  var region = document.getElementById("announce"), said = keys();
+  function keys() {
+    var found = {};
+    box.querySelectorAll("[data-news] [data-key]").forEach(function (item) { found[item.dataset.key] = item.textContent.trim(); });
+    return found;
+  }
+  function announce() {
+    var now = keys(), fresh = [];
+    Object.keys(now).forEach(function (key) { if (!(key in said) && now[key]) { fresh.push(now[key]); } });
+    said = now;
+    if (!region || !fresh.length) { return; }
+    region.textContent = "";  // the same words twice are still news: clear, then say
+    setTimeout(function () { region.textContent = fresh.join(" "); }, 50);
   }
   function show(html) {
-    var field = typing();
-    if (field) {
-      if (held === null) { field.addEventListener("blur", function () { var h = held; held = null; show(h); }, { once: true }); }
-      held = html; return;
+    if (window.Idiomorph) {
+      Idiomorph.morph(box, html, { morphStyle: "innerHTML", ignoreActiveValue: true, restoreFocus: true,
+                                   callbacks: { beforeAttributeUpdated: keep } });
+    } else {
+      box.innerHTML = html;
     }
-    box.innerHTML = html; box.dispatchEvent(new Event("updated"));
+    box.dataset.version = String(version);
+    announce();
+    box.dispatchEvent(new Event("updated"));
   }
   function refresh() {
     if (busy) { waiting = true; return; }
@@ -120,5 +153,16 @@
     box.closest(".pad").querySelectorAll("button[name=dice]").forEach(function (b) {
       b.disabled = box.checked && Number(b.value) % 2 === 1;
     });
+  });
+})();
+// The new-game form: the 10% income tax choice only for an edition that prints it (T1).
+(function () {
+  "use strict";
+  var edition = document.querySelector("select[name=edition]"), label = document.getElementById("income-tax");
+  if (!edition || !label) { return; }
+  edition.addEventListener("change", function () {
+    var percent = Boolean(edition.selectedOptions[0] && edition.selectedOptions[0].dataset.percent);
+    label.hidden = !percent;
+    label.querySelector("input").checked = percent;
   });
 })();

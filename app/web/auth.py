@@ -89,6 +89,14 @@ def new_banker_key() -> str:
     return secrets.token_urlsafe(18)  # 144 random bits; longer than an original key
 
 
+@bp.get("/g/<game_id>/codes/banker-key")
+def rotate_confirm(game_id: str):
+    """Asked first, as a lost player's phone is: a new key locks every other banker out."""
+    from .pages import page
+
+    return page("new_key.html", g.game)
+
+
 @bp.post("/g/<game_id>/codes/banker-key")
 def rotate(game_id: str):
     """A new banker key: the old banker link and every other banker device stop working;

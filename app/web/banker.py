@@ -23,13 +23,15 @@ from ..rules.turn import next_in_play, whose_turn
 from . import turns
 from .args import arg, whole
 from .auth import banker_games, is_banker, remember_banker
+from .colours import make_legible
 from .pages import Option, back_to, expected_version, load, offer, page, payload_from_form
 from .present import history_page, row_said
 from .words import N_, refused, said
 
 bp = Blueprint("banker", __name__)
 
-PALETTE = ["#e03131", "#1971c2", "#2f9e44", "#f08c00", "#7048e8", "#0c8599", "#d6336c", "#495057"]
+# Each colour keeps 3:1 on the light and the dark pages and on the board (web/colours.py).
+PALETTE = ["#e03131", "#1971c2", "#2b8a3e", "#e8590c", "#7950f2", "#0c8599", "#d6336c", "#868e96"]
 MODES = {
     "classic": N_("Classic: play until one player is left"),
     "short": N_("Short game: two deeds dealt, ends at the second bankruptcy"),
@@ -104,11 +106,22 @@ def setup_from_form() -> dict:
 @bp.post("/new")
 def create():
     setup = setup_from_form()
+    changed = make_legible(setup["players"])  # 3:1 on every page (web/colours.py)
     try:
         game = bank.create_game(setup)
     except RuleError as refusal:
         flash(refused(refusal), "error")
         return page("new.html", form=request.form, **new_game_choices()), 400
+    for name, picked, given, ratio in changed:
+        words = _(
+            "%(player)s's colour %(picked)s is hard to see on the page (%(ratio)s:1, at least"
+            " 3:1 is needed): it is now %(given)s",
+            player=name,
+            picked=picked,
+            ratio=f"{ratio:.1f}",
+            given=given,
+        )
+        flash(words, "note")
     remember_banker(game)
     flash(game.id, "keep")  # the next page shows the banker link to keep (base.html)
     if game.setup.get("mode") in ("short", "timed"):

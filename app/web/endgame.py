@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+import csv
+import io
+
+from flask import Blueprint, Response, request
 from flask_babel import gettext as _
 
 from .. import bank, logbook
-from ..rules import score_breakdown
+from ..rules import UNDO, score_breakdown
 from ..rules.auctions import lowest_bid, may_bid
 from ..rules.property import lift_cost
 from ..rules.state import DEAL
 from . import turns
 from .args import seat_of
+from .filters import as_utc
 from .pages import Option, load, offer, page
 from .players import stream
+from .present import row_said
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
 
 CHART_WIDTH, CHART_HEIGHT, PAD = 360, 200, 28
+DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 3", "12 3 3 3", "5 2 1 2")
 CHART_POINTS = 120  # a point every 3 units of the chart's width, whatever the game's length
 
 
@@ -26,26 +32,51 @@ def auction(game_id: str):
     """The live auction: the highest bid and bidder, a bid for any player, the close."""
     game = load(game_id)
     state = bank.state_of(game)
-    fields = {k: request.args.get(k) for k in ("player", "amount", "deed")}
+    fields = {k: request.args.get(k) for k in ("player", "amount")}
     bid = offer(game, "bid", fields) if fields["amount"] else None
-    close = offer(game, "auction_close", {"deed": fields["deed"]}, style="danger")
     if request.args.get("fragment"):
         return auction_fragment(game)
-    context = dict(auction=state.auction, fields=fields, bid=bid, close=close)
+    context = dict(auction=state.auction, fields=fields, bid=bid, closes=closes(game, state))
     return page("auction.html", game, chips=bid_chips(state, bank.edition_of(game)), **context)
 
 
 def auction_fragment(game) -> str:
     """The auction's live part: the highest bid, the bid chips, the close."""
     state = bank.state_of(game)
-    close = offer(game, "auction_close", {"deed": request.args.get("deed")}, style="danger")
     return page(
         "_auction_live.html",
         game,
         auction=state.auction,
         chips=bid_chips(state, bank.edition_of(game)),
-        close=close,
+        closes=closes(game, state),
     )
+
+
+def closes(game, state) -> list[Option]:
+    """The ways to close the auction, each previewed: for a building (B5) won by a bid, one
+    button per street of the winner's where the core lets the building go, and none where
+    it would not; otherwise the one close."""
+    auction = state.auction
+    if not auction:
+        return []
+    if auction.building is None or auction.bidder is None:
+        return [offer(game, "auction_close", {}, style="danger")]
+    edition = bank.edition_of(game)
+    streets = [
+        i
+        for i in state.held_by(auction.bidder)
+        if edition.spaces[i].group in edition.groups
+        and edition.groups[edition.spaces[i].group].house_price
+    ]
+    found = []
+    for i in streets:
+        option = offer(game, "auction_close", {"deed": i}, style="danger")
+        if not option.error:  # the core lets the building go there (B1, B5)
+            option.text = _(
+                "%(what)s, on %(street)s", what=option.text, street=edition.spaces[i].name
+            )
+            found.append(option)
+    return found or [offer(game, "auction_close", {}, style="danger")]  # nowhere: unsold
 
 
 @bp.get("/auction/live")
@@ -150,10 +181,70 @@ def worth_chart(game) -> dict:
     state = bank.state_of(game)
     lines = []
     for p in state.players:
-        points = " ".join(
-            f"{PAD + (CHART_WIDTH - 2 * PAD) * n / steps:.1f},"
-            f"{CHART_HEIGHT - PAD - (CHART_HEIGHT - 2 * PAD) * max(row[p.seat], 0) / top:.1f}"
+        xy = [
+            (
+                PAD + (CHART_WIDTH - 2 * PAD) * n / steps,
+                CHART_HEIGHT - PAD - (CHART_HEIGHT - 2 * PAD) * max(row[p.seat], 0) / top,
+            )
             for n, row in shown
-        )
-        lines.append({"name": p.name, "colour": p.colour, "points": points})
+        ]
+        line = {"seat": p.seat, "name": p.name, "colour": p.colour, "end": xy[-1]}
+        line["points"] = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
+        line["dash"] = DASHES[p.seat % len(DASHES)]  # told apart without colour too
+        lines.append(line)
     return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "pad": PAD, "top": top, "lines": lines}
+
+
+CSV_PAGE = 500  # log rows read at a time for the download
+
+
+@bp.get("/history.csv")
+def history_csv(game_id: str):
+    """The whole history as a spreadsheet, oldest first, in the reader's language: a download
+    reads every row of the log (a page at a time), which no page does."""
+    game = load(game_id)
+    edition = bank.edition_of(game)
+    rows, before = [], None
+    while True:
+        found = logbook.page_of(game, before, CSV_PAGE)
+        rows.extend(found)
+        if len(found) < CSV_PAGE:
+            break
+        before = found[-1].seq
+    undone = logbook.undone_among(game, [row.seq for row in rows if row.kind != UNDO])
+    names = [p.name for p in bank.state_of(game).players]
+    out = io.StringIO()
+    sheet = csv.writer(out)
+    sheet.writerow(
+        [_("Number"), _("Time (UTC)"), _("By"), _("Action"), _("What happened"), _("Undone")]
+    )
+    for row in reversed(rows):
+        when = as_utc(row.created_at).isoformat(timespec="seconds")
+        words = row_said(row, edition)
+        sheet.writerow(
+            [
+                row.seq,
+                when,
+                cell(actor_name(row.actor, names)),
+                row.kind,
+                cell(words),
+                _("yes") if row.seq in undone else "",
+            ]
+        )
+    name = f"tablebank-{game.id}.csv"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return Response(out.getvalue(), mimetype="text/csv", headers=headers)
+
+
+def actor_name(actor: str | None, names: list[str]) -> str:
+    """Who acted, in words: a player's phone by the player's name, else the banker."""
+    seat = (actor or "").removeprefix("player:")
+    if actor and actor != seat and seat.isdigit() and int(seat) < len(names):
+        return names[int(seat)]
+    return _("the banker") if actor in (None, "", "banker") else actor
+
+
+def cell(text: str) -> str:
+    """A spreadsheet cell that a spreadsheet reads as text, never as a formula: a player's
+    name starting with = + - @ gets a leading apostrophe (CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

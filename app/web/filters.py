@@ -7,7 +7,10 @@ import uuid
 from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Flask, request
+from flask import Flask, g, request
+from markupsafe import Markup, escape
+
+from .colours import ink_on, legible
 
 
 def register(app: Flask) -> None:
@@ -34,10 +37,42 @@ def register(app: Flask) -> None:
         shown = when.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
         return shown if shown_in else f"{shown} UTC"
 
+    @app.template_global()
+    def latest_entry(game) -> dict | None:
+        """The game's latest action in words (one row read), for a live page to say."""
+        from .present import history
+
+        found = history(game, limit=1)
+        return found[0] if found else None
+
     @app.template_filter("ink")
     def ink(colour: str) -> str:
         """Black or white, whichever reads better on this colour (WCAG contrast)."""
-        return ink_on(colour)
+        return ink_on(legible(colour))
+
+    app.add_template_filter(legible)
+    app.add_template_global(mark)
+    app.add_template_global(chip)
+
+
+def player_field(player, name: str):
+    return player.get(name) if isinstance(player, dict) else getattr(player, name)
+
+
+def mark(player) -> str:
+    """The player's token letter (colours.marks, worked out for the page's game by
+    pages.page), shown wherever their colour is."""
+    seat, found = player_field(player, "seat"), g.get("marks") or []
+    return found[seat] if seat < len(found) else player_field(player, "name")[:1].upper()
+
+
+def chip(player) -> Markup:
+    """A player's colour as a round chip with their token letter (hidden from screen
+    readers: the name is always written beside it)."""
+    colour = legible(player_field(player, "colour"))
+    return Markup(
+        '<span class="chip" style="background: {0}; color: {1}" aria-hidden="true">{2}</span>'
+    ).format(colour, ink_on(colour), escape(mark(player)))
 
 
 def reader_zone() -> timezone | None:
@@ -55,20 +90,3 @@ def as_utc(value: datetime | str) -> datetime:
     """A stored time as UTC: a time without an offset (SQLite keeps none) is UTC already."""
     when = datetime.fromisoformat(value) if isinstance(value, str) else value
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def luminance(colour: str) -> float:
-    """WCAG relative luminance of a #rrggbb colour."""
-    digits = colour.lstrip("#")
-    if len(digits) != 6:
-        return 1.0
-    channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
-    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def ink_on(colour: str) -> str:
-    light = luminance(colour)
-    on_black = (light + 0.05) / 0.05
-    on_white = 1.05 / (light + 0.05)
-    return "#000" if on_black >= on_white else "#fff"

@@ -15,6 +15,7 @@ from ..inputs import parse_json
 from ..models import Game
 from ..rules import KINDS, UNDO, RuleError
 from .args import whole
+from .colours import marks
 from .present import game_view
 from .words import refused, said
 
@@ -74,6 +75,7 @@ def page(template: str, game: Game | None = None, **context):
         deed_at = {deed["space"]: deed for deed in view["deeds"]}
         context.update(game=game, view=view, deed_at=deed_at, edition=bank.edition_of(game))
         context.setdefault("winners", view["winners"])
+        g.marks = marks([p["name"] for p in view["players"]])
     return render_template(template, **context)
 
 

@@ -244,7 +244,9 @@ def player_preview(token: str):
     own = own_field(player.game, kind)
     if own is None:
         abort(403)
-    fields = {k: v for k, v in request.args.items() if k not in ("kind",) and v != "bank"}
+    fields = {k: v for k, v in request.args.items() if k not in ("kind", "typed") and v != "bank"}
+    if fields.get("amount") == "typed":  # "Pay someone": the amount typed, not a preset
+        fields["amount"] = request.args.get("typed", "")
     fields[own] = player.seat
     option = offer(player.game, kind, fields)
     return page("phone_confirm.html", player.game, option=option, token=token, seat=player.seat)

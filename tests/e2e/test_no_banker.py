@@ -96,7 +96,7 @@ def test_r1_sg3_a_whole_short_game_played_from_the_players_phones(browser: Brows
     for _ in HANDS[0]:
         bea.get_by_role("button", name=re.compile("stays with the bank")).click()
     throw(bea, 3)
-    bea.locator(".lately summary").click()
+    # every card is in view, the ones drawn lately too (issue 22): no panel to open
     bea.get_by_role("button", name=re.compile("^Go back 3 spaces")).click()
     bea.get_by_role("button", name=re.compile("^Bea is bankrupt, owing")).click()
 

@@ -197,7 +197,7 @@ def banker_in(browser, live_server: str, language: str):
 
 @pytest.mark.parametrize(
     ("language", "turn", "moves"),
-    [("es", "Turno de Ana", "Ana saca 5 y avanza a"), ("ja", "Anaの番", "Anaは5を出して")],
+    [("es", "Turno de Ana", "Ana saca 5 y avanza a"), ("ja", "Ana の番", "Ana は 5 を出して")],
 )
 def test_r1_the_turn_in_spanish_and_japanese(browser, live_server, language, turn, moves):
     context, phone, _ = banker_in(browser, live_server, language)

@@ -237,12 +237,13 @@ def test_m1_b1_dashboard_shows_each_deed_with_buildings_and_mortgage_at_a_glance
     assert 'class="deed-chip mortgaged"' in page and "Reading Railroad · mortgaged" in page
 
 
-def test_b5_the_build_page_opens_an_auction_for_a_building_in_short_supply(table):
+def test_b5_no_building_auction_is_offered_without_a_shortage(table):
+    """Issue 22: with 32 houses in the bank there is nothing to auction (the shortage case
+    is in tests/web/test_shortage.py)."""
     table.new_game()
     page = table.page(f"/g/{table.id}/build")
-    assert "The bank auctions a house" in page and "The bank auctions a hotel" in page
-    table.do("auction_open", building="house")
-    assert table.state().auction.building == "house"
+    assert "The bank auctions a house" not in page and "The bank auctions a hotel" not in page
+    assert "No shortage now" in page
 
 
 def test_k2_m4_the_creditor_chooses_lift_now_or_later_for_each_mortgaged_deed(table):

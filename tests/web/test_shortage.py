@@ -1,0 +1,41 @@
+"""B5 building auctions as the pages offer them (issue 22): only during a shortage, and won
+only onto a street where the winner may build, each offered in words."""
+
+from __future__ import annotations
+
+LIGHT_BLUE, ORANGE, GREEN, DARK_BLUE = (6, 8, 9), (16, 18, 19), (31, 32, 34), (37, 39)
+MEDITERRANEAN = 1
+
+
+def short_of_houses(table) -> None:
+    """Ana builds out the greens and dark blues, Bea the light blues to 3: 3 houses are left
+    for Bea's 15 places (3 light blue, 12 orange)."""
+    table.new_api_game(names=("Ana", "Bea"), starting_cash=10000)
+    table.own(0, *GREEN, *DARK_BLUE)
+    table.own(1, *LIGHT_BLUE, *ORANGE, MEDITERRANEAN)
+    table.act("build", player=0, group="green", levels="4,4,4")
+    table.act("build", player=0, group="dark_blue", levels="4,4")
+    table.act("build", player=1, group="light_blue", levels="3,3,3")
+    assert table.state().houses == 3
+
+
+def test_b5_the_build_page_offers_the_house_auction_during_a_shortage_only(table):
+    short_of_houses(table)
+    page = table.page(f"/g/{table.id}/build")
+    assert table.button(page, "The bank auctions a house")
+    assert "The bank auctions a hotel" not in page  # 12 hotels left: no shortage of them
+    table.press(page, "The bank auctions a house")
+    assert table.state().auction.building == "house"
+
+
+def test_b5_the_house_goes_only_where_the_winner_may_build(table):
+    short_of_houses(table)
+    table.act("auction_open", building="house")
+    table.act("bid", player=1, amount=60)
+    page = table.page(f"/g/{table.id}/auction")
+    closes = [label for label, enabled in table.buttons(page) if enabled and "Bea" in label]
+    assert any("Oriental Avenue" in label for label in closes), closes
+    assert not any("Mediterranean" in label for label in closes), closes  # not a whole group
+    assert "The space must be a whole number" not in page
+    table.press(page, next(label for label in closes if "St. James Place" in label))
+    assert table.state().deeds[16].houses == 1
