@@ -14,6 +14,8 @@ import signal
 import socket
 import sys
 
+from . import version
+
 MOST_CONNECTIONS = 10_000  # open live pages and requests at once, far above a home's phones
 
 
@@ -69,6 +71,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="tablebank", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    parser.add_argument("--version", action="version", version=f"tablebank {version()}")
     args = parser.parse_args(argv)
 
     from gevent import monkey

@@ -81,7 +81,7 @@ def kept_secret(instance: Path) -> str:
     """A secret key made once on this machine and kept in instance/ (owner-only)."""
     path = instance / "secret_key"
     if not path.exists():
-        instance.mkdir(parents=True, exist_ok=True)
+        instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # it holds every key
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "w") as handle:
             handle.write(secrets.token_hex(32))

@@ -4,6 +4,7 @@ slow or frozen answered with a 503 in plain words within seconds, recovering by 
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -72,7 +73,8 @@ def migration_lock(engine: Engine) -> Iterator[None]:
     if fcntl is None or not path or path == ":memory:" or path.startswith("file:"):
         yield  # a private in-memory database, or a system without flock: nothing to race
         return
-    with open(f"{path}.migrate-lock", "a") as handle:
+    lock = os.open(f"{path}.migrate-lock", os.O_WRONLY | os.O_CREAT, 0o600)  # beside the games
+    with os.fdopen(lock, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

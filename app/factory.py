@@ -8,7 +8,7 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import EDITIONS, SHIPPED, archive, db_setup, i18n, instance_folder, integrity
+from . import EDITIONS, SHIPPED, archive, db_setup, hosting, i18n, instance_folder, integrity
 from .config import configure
 from .edition_files import load_editions
 from .models import db
@@ -26,6 +26,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         static_folder=str(SHIPPED / "static"),
     )
     configure(app, overrides)  # defaults < instance/config.py < environment < overrides
+    hosting.owner_only(app)  # the instance folder and the database hold every key: 0700, 0600
     app.extensions["tablebank.editions"] = load_editions(EDITIONS)
 
     db.init_app(app)
@@ -36,6 +37,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     register_web(app)
     integrity.register(app)  # flask --app tablebank check / repair
     archive.register(app)  # flask --app tablebank prune / export / import
+    hosting.register(app)  # flask --app tablebank backup / restore
 
     migrate.init_app(app, db, directory=str(SHIPPED / "migrations"), render_as_batch=True)
     if app.config["UPGRADE_ON_START"]:
@@ -45,14 +47,26 @@ def create_app(overrides: dict | None = None) -> Flask:
 
 def register_web(app: Flask) -> None:
     """The pages, the API and what guards them, in the order the guards must run."""
-    from .web import api, auth, banker, endgame, filters, limits, players, property, pwa, security
+    from .web import (
+        api,
+        auth,
+        banker,
+        endgame,
+        filters,
+        health,
+        limits,
+        players,
+        property,
+        pwa,
+        security,
+    )
 
     filters.register(app)
     security.register(app)
     db_setup.register_faults(app)  # 503 in words when the database does not answer
     limits.register(app)  # before the banker check: a flood is turned away first
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
-    for blueprint in (banker, property, endgame, players, pwa, api, auth):
+    for blueprint in (banker, property, endgame, players, pwa, api, auth, health):
         app.register_blueprint(blueprint.bp)
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)
