@@ -43,8 +43,10 @@ DEFAULTS = {
     # bound the pages of busy tables would hold every pooled connection and leave the banker
     # waiting (seen on PostgreSQL: pool exhausted, 503s). The other draws wait their turn.
     "LIVE_DRAWS": 3,
-    # Rate limits (app/web/limits.py): new games per client address, writes per player link.
+    # Rate limits (app/web/limits.py): new games per client (an IPv4 address, an IPv6 /64) and
+    # for everyone together; every write of a player's link, per link.
     "RATE_LIMIT_CREATE": "10/minute;60/hour",
+    "RATE_LIMIT_CREATE_ALL": "120/minute",
     "RATE_LIMIT_PLAYER": "60/minute",
     # Retention (`flask --app tablebank prune`): finished games and idle games are deleted
     # after these many days.
