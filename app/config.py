@@ -43,6 +43,17 @@ DEFAULTS = {
     # bound the pages of busy tables would hold every pooled connection and leave the banker
     # waiting (seen on PostgreSQL: pool exhausted, 503s). The other draws wait their turn.
     "LIVE_DRAWS": 3,
+    # Connections (app/serving.py, docs/SECURITY.md): the `tablebank` command waits this long
+    # for a connection's next request to start (gunicorn: its `keepalive`), then for its
+    # head; a body gets BODY_SECONDS plus a second per BODY_RATE bytes, on both servers; a
+    # client (an IPv4 address, an IPv6 /64) holds at most CONNECTIONS_PER_CLIENT connections
+    # per process (none behind a proxy: PROXY_FIX).
+    "KEEPALIVE_SECONDS": 5,
+    "HEADER_SECONDS": 10,
+    "BODY_SECONDS": 10,
+    "BODY_RATE": 64 * 1024,
+    "CONNECTIONS_PER_CLIENT": 256,
+    "ACCESS_LOG": True,  # one line per request, tokens and keys masked (app/logs.py)
     # Rate limits (app/web/limits.py): new games per client (an IPv4 address, an IPv6 /64) and
     # for everyone together; every write of a player's link, per link.
     "RATE_LIMIT_CREATE": "10/minute;60/hour",
@@ -115,6 +126,9 @@ def configure(app: Flask, overrides: dict | None = None) -> None:
     config.setdefault("RATELIMIT_ENABLED", not config.get("TESTING"))
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = kept_secret(Path(app.instance_path))
+    options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options.setdefault("hide_parameters", True)  # an error's SQL would print tokens and keys
+    config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     if config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         # A pooled connection may outlive a database restart: test it before use. A database
         # that does not answer costs a request seconds, never minutes (docs/SECURITY.md).

@@ -213,10 +213,10 @@ def _deadline_seconds() -> float:
 def register_faults(app: Flask) -> None:
     app.register_error_handler(exc.DBAPIError, _database_error)
     app.register_error_handler(exc.TimeoutError, _unavailable)  # no pooled connection free
-    if _gevent_patched() and app.config.get("REQUEST_DEADLINE"):
+    if gevent_patched() and app.config.get("REQUEST_DEADLINE"):
         with_deadline(app)
 
 
-def _gevent_patched() -> bool:
+def gevent_patched() -> bool:
     monkey = sys.modules.get("gevent.monkey")
     return bool(monkey and monkey.is_module_patched("socket"))

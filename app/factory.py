@@ -8,7 +8,18 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import EDITIONS, SHIPPED, archive, db_setup, hosting, i18n, instance_folder, integrity
+from . import (
+    EDITIONS,
+    SHIPPED,
+    archive,
+    db_setup,
+    hosting,
+    i18n,
+    instance_folder,
+    integrity,
+    logs,
+    serving,
+)
 from .config import configure
 from .edition_files import load_editions
 from .models import db
@@ -26,6 +37,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         static_folder=str(SHIPPED / "static"),
     )
     configure(app, overrides)  # defaults < instance/config.py < environment < overrides
+    logs.register(app)  # no token or key in a log line
     hosting.owner_only(app)  # the instance folder and the database hold every key: 0700, 0600
     app.extensions["tablebank.editions"] = load_editions(EDITIONS)
 
@@ -64,6 +76,8 @@ def register_web(app: Flask) -> None:
     filters.register(app)
     security.register(app)
     db_setup.register_faults(app)  # 503 in words when the database does not answer
+    if db_setup.gevent_patched():  # a body read whole, in time, before the deadline starts
+        serving.bodies_in_time(app, security.body_limit)
     limits.register(app)  # before the banker check: a flood is turned away first
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
     for blueprint in (banker, property, endgame, players, pwa, api, auth, health):
