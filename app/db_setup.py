@@ -15,6 +15,8 @@ from flask_babel import gettext
 from sqlalchemy import event, exc, text
 from sqlalchemy.engine import Engine
 
+from . import writers
+
 try:
     import fcntl
 except ImportError:  # Windows: one embedded server process, nothing to race
@@ -194,6 +196,39 @@ def awaiting_commit() -> Iterator[None]:
     g.deadline_timer.start()
 
 
+@contextmanager
+def deadline_paused() -> Iterator[None]:
+    """A wait that is not the database's (a game's turn among this process's writers): the
+    request's deadline stops while it lasts, then goes on with what was left of it."""
+    deadline = g.get("deadline") if has_request_context() else None
+    if deadline is None:
+        yield
+        return
+    import gevent
+
+    g.deadline_timer.close()
+    paused = time.monotonic()
+    try:
+        yield
+    finally:
+        g.deadline_started += time.monotonic() - paused
+        left = g.deadline_started + current_app.config["REQUEST_DEADLINE"] - time.monotonic()
+        g.deadline_timer = gevent.Timeout(max(left, 0.01), deadline)
+        g.deadline_timer.start()
+
+
+def busy_message() -> str:
+    return gettext("This game is busy: many actions are waiting. Try again in a few seconds.")
+
+
+def _busy(_error: Exception):
+    if request.path.startswith("/api/"):
+        answer = jsonify({"error": busy_message(), "rule": "busy"})
+    else:
+        answer = busy_message()
+    return answer, 503, {"Retry-After": "5", "Content-Type": _type(answer)}
+
+
 def _database_error(error: exc.DBAPIError):
     """A dropped connection, a timeout, or any driver error once the request's deadline has
     passed (an interrupted connection fails in odd ways): 503. Anything else stays a bug."""
@@ -213,6 +248,7 @@ def _deadline_seconds() -> float:
 def register_faults(app: Flask) -> None:
     app.register_error_handler(exc.DBAPIError, _database_error)
     app.register_error_handler(exc.TimeoutError, _unavailable)  # no pooled connection free
+    app.register_error_handler(writers.Busy, _busy)
     if gevent_patched() and app.config.get("REQUEST_DEADLINE"):
         with_deadline(app)
 

@@ -72,8 +72,11 @@ class Handler(WSGIHandler):
         if body is None or not (body.chunked_input or body.position < (body.content_length or 0)):
             return
         with gevent.Timeout(UNREAD_BODY_SECONDS, False):
-            body._discard()
-            return
+            try:
+                body._discard()
+                return
+            except OSError:  # the client left, or sent less than it said
+                pass
         self.close_connection = True
         body._chunked_input_error = True  # gevent's own way to say: do not read it further
 
