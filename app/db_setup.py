@@ -108,6 +108,12 @@ def upgrade_schema(app: Flask) -> None:
 # -- a database that does not answer --------------------------------------------------------
 
 UNAVAILABLE = (exc.OperationalError, exc.InterfaceError, exc.TimeoutError)
+STREAMS = (
+    "players.player_live",
+    "players.table_live",
+    "players.banker_live",
+    "endgame.auction_live",
+)
 
 
 def unavailable_message() -> str:
@@ -121,6 +127,10 @@ def _unavailable(error: Exception):
 
     with suppress(Exception):  # the connection is gone: nothing to roll back
         db.session.rollback()
+    if request.endpoint in STREAMS:  # EventSource gives up on an error status: come back later
+        from .web.players import retry_stream
+
+        return retry_stream()
     if request.path.startswith("/api/"):
         answer = jsonify({"error": unavailable_message(), "rule": "unavailable"})
     else:

@@ -19,6 +19,7 @@ from . import (
     integrity,
     logs,
     serving,
+    writers,
 )
 from .config import configure
 from .edition_files import load_editions
@@ -79,6 +80,7 @@ def register_web(app: Flask) -> None:
     if db_setup.gevent_patched():  # a body read whole, in time, before the deadline starts
         serving.bodies_in_time(app, security.body_limit)
     limits.register(app)  # before the banker check: a flood is turned away first
+    writers.register(app)  # a crowd on one game waits its turn before reading the game
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
     for blueprint in (banker, property, endgame, players, pwa, api, auth, health):
         app.register_blueprint(blueprint.bp)

@@ -10,7 +10,7 @@ from ..rules import score_breakdown
 from ..rules.property import lift_cost
 from .args import seat_of
 from .banker import Option, load, offer, page
-from .players import stream
+from .players import banker_stream
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
 
@@ -44,7 +44,7 @@ def auction_fragment(game) -> str:
 @bp.get("/auction/live")
 def auction_live(game_id: str):
     """Bids from the phones on the banker's auction page at once (pushed like the others)."""
-    return stream(load(game_id), lambda: auction_fragment(bank.find(game_id)))
+    return banker_stream(game_id, lambda: auction_fragment(bank.find(game_id)))
 
 
 STEPS = (10, 50, 100)
