@@ -239,9 +239,43 @@ def _busy(_error: Exception):
     return answer, 503, {"Retry-After": "5", "Content-Type": _type(answer)}
 
 
+SQLITE_FULL = 13  # sqlite3's "database or disk is full"
+POSTGRES_DISK_FULL = "53100"  # SQLSTATE disk_full
+
+
+def disk_full(error: exc.DBAPIError) -> bool:
+    """The database could not write for want of disk space (or SQLite's max_page_count)."""
+    original = getattr(error, "orig", None)
+    return (
+        getattr(original, "sqlite_errorcode", None) == SQLITE_FULL
+        or getattr(original, "sqlstate", None) == POSTGRES_DISK_FULL
+    )
+
+
+def disk_full_message() -> str:
+    return gettext("The server's disk is full: nothing was saved. Ask the host to free some space.")
+
+
+def _disk_full(error: exc.DBAPIError):
+    """507 in plain words, and a line in the log for the host; nothing was written."""
+    from .models import db
+
+    current_app.logger.error("the database's disk is full: %s", type(error.orig).__name__)
+    with suppress(Exception):
+        db.session.rollback()
+    if request.path.startswith("/api/"):
+        answer = jsonify({"error": disk_full_message(), "rule": "disk_full"})
+    else:
+        answer = disk_full_message()
+    return answer, 507, {"Content-Type": _type(answer)}
+
+
 def _database_error(error: exc.DBAPIError):
-    """A dropped connection, a timeout, or any driver error once the request's deadline has
-    passed (an interrupted connection fails in odd ways): 503. Anything else stays a bug."""
+    """A full disk: 507. A dropped connection, a timeout, or any driver error once the
+    request's deadline has passed (an interrupted connection fails in odd ways): 503.
+    Anything else stays a bug."""
+    if disk_full(error):
+        return _disk_full(error)
     started = g.get("deadline_started")
     late = started is not None and time.monotonic() - started >= _deadline_seconds()
     if isinstance(error, UNAVAILABLE) or error.connection_invalidated or late:
