@@ -40,8 +40,9 @@ DEFAULTS = {
     # database). PostgreSQL's statement timeout does not bound a COMMIT.
     "DB_COMMIT_TIMEOUT": 10,
     # Writers on one game wait their turn in each process (app/writers.py), off the deadline
-    # and without a database connection, at most this long before a 503 "busy".
-    "TURN_WAIT_SECONDS": 60,
+    # and without a database connection, as long as the queue moves: a 503 "busy" only when
+    # no turn ended for this long (a turn takes at most the deadline plus DB_COMMIT_TIMEOUT).
+    "TURN_WAIT_SECONDS": 20,
     # Live streams drawing at once, per process: under gevent a query yields, so without a
     # bound the pages of busy tables would hold every pooled connection and leave the banker
     # waiting (seen on PostgreSQL: pool exhausted, 503s). The other draws wait their turn.

@@ -5,8 +5,10 @@ write lock on SQLite). If 300 requests for one game each held a pooled connectio
 they waited, the pool (15 per process) would run dry and every game of the process would
 get 503s. Instead, a process lets one writer per game at a time go to the database; the
 others wait here, in the order they came, holding no connection, and the request's
-deadline (db_setup.with_deadline: the database's time) does not run meanwhile. A turn that
-has not come after TURN_WAIT_SECONDS is answered 503 "busy", in words.
+deadline (db_setup.with_deadline: the database's time) does not run meanwhile. They wait
+as long as the queue moves: only when no writer of the game has finished for
+TURN_WAIT_SECONDS (longer than a turn can take: the deadline plus DB_COMMIT_TIMEOUT) is a
+waiting request answered 503 "busy", in words.
 
 A banker's write (a POST naming the game in its address) takes its turn before anything
 reads the database for it (the banker check loads the game), so a crowd of writers on one
@@ -22,11 +24,11 @@ from contextlib import ExitStack, contextmanager
 from flask import Flask, current_app, g, has_request_context, request
 
 _registry = threading.Lock()
-_turns: dict[str, list] = {}  # game id -> [its lock, requests holding or waiting for it]
+_turns: dict[str, list] = {}  # game id -> [its lock, requests holding or waiting, turns done]
 
 
 class Busy(Exception):
-    """This process's writers on the game did not clear in TURN_WAIT_SECONDS."""
+    """No writer of this process finished a turn on the game for TURN_WAIT_SECONDS."""
 
 
 @contextmanager
@@ -36,12 +38,12 @@ def turn(game_id: str) -> Iterator[None]:
         yield
         return
     with _registry:
-        entry = _turns.setdefault(game_id, [threading.Lock(), 0])
+        entry = _turns.setdefault(game_id, [threading.Lock(), 0, 0])
         entry[1] += 1
     lock = entry[0]
     try:
         if not lock.acquire(blocking=False):
-            _wait(lock)
+            _wait(entry)
         held = has_request_context() and g.get("turn_of") is None
         if held:
             g.turn_of = game_id
@@ -50,6 +52,7 @@ def turn(game_id: str) -> Iterator[None]:
         finally:
             if held:
                 g.turn_of = None
+            entry[2] += 1
             lock.release()
     finally:
         with _registry:
@@ -58,15 +61,20 @@ def turn(game_id: str) -> Iterator[None]:
                 del _turns[game_id]
 
 
-def _wait(lock) -> None:
-    """Wait for the game's turn without a database connection and off the deadline."""
+def _wait(entry: list) -> None:
+    """Wait for the game's turn without a database connection and off the deadline, as long
+    as turns keep ending."""
     from .db_setup import deadline_paused
     from .models import db
 
     db.session.rollback()  # what the request read so far: its connection goes back to the pool
+    lock, stall = entry[0], current_app.config["TURN_WAIT_SECONDS"]
     with deadline_paused():
-        if not lock.acquire(timeout=current_app.config["TURN_WAIT_SECONDS"]):
-            raise Busy()
+        done = entry[2]
+        while not lock.acquire(timeout=stall):
+            if entry[2] == done:
+                raise Busy()
+            done = entry[2]
 
 
 def register(app: Flask) -> None:
