@@ -68,6 +68,7 @@ def register_web(app: Flask) -> None:
         filters,
         health,
         limits,
+        phone_deeds,
         players,
         property,
         pwa,
@@ -82,7 +83,7 @@ def register_web(app: Flask) -> None:
     limits.register(app)  # before the banker check: a flood is turned away first
     writers.register(app)  # a crowd on one game waits its turn before reading the game
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
-    for blueprint in (banker, property, endgame, players, pwa, api, auth, health):
+    for blueprint in (banker, property, endgame, players, phone_deeds, pwa, api, auth, health):
         app.register_blueprint(blueprint.bp)
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)
