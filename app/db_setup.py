@@ -127,6 +127,7 @@ def _unavailable(error: Exception):
 
     with suppress(Exception):  # the connection is gone: nothing to roll back
         db.session.rollback()
+    writers.database_failed()  # and the writers waiting for this game's turn are told at once
     if request.endpoint in STREAMS:  # EventSource gives up on an error status: come back later
         from .web.players import retry_stream
 

@@ -10,6 +10,10 @@ as long as the queue moves: only when no writer of the game has finished for
 TURN_WAIT_SECONDS (longer than a turn can take: the deadline plus DB_COMMIT_TIMEOUT) is a
 waiting request answered 503 "busy", in words.
 
+When a turn ends for want of a database (down, frozen: a 503), the writers that were already
+waiting behind it are answered 503 at once too, rather than each in turn after its own
+deadline.
+
 A banker's write (a POST naming the game in its address) takes its turn before anything
 reads the database for it (the banker check loads the game), so a crowd of writers on one
 game holds no pooled connection at all; other writes (a phone's) take it in bank.perform.
@@ -22,9 +26,11 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 from flask import Flask, current_app, g, has_request_context, request
+from sqlalchemy import exc
 
 _registry = threading.Lock()
-_turns: dict[str, list] = {}  # game id -> [its lock, requests holding or waiting, turns done]
+# game id -> [its lock, requests holding or waiting, turns ended, turns ended without database]
+_turns: dict[str, list] = {}
 
 
 class Busy(Exception):
@@ -38,17 +44,24 @@ def turn(game_id: str) -> Iterator[None]:
         yield
         return
     with _registry:
-        entry = _turns.setdefault(game_id, [threading.Lock(), 0, 0])
+        entry = _turns.setdefault(game_id, [threading.Lock(), 0, 0, 0])
         entry[1] += 1
-    lock = entry[0]
+    lock, failed = entry[0], entry[3]
     try:
         if not lock.acquire(blocking=False):
             _wait(entry)
+            if entry[3] != failed:  # the database failed the writers ahead: it fails this one
+                lock.release()
+                raise exc.TimeoutError("the game's writers ahead found no database")
         held = has_request_context() and g.get("turn_of") is None
         if held:
             g.turn_of = game_id
         try:
             yield
+        except BaseException as error:
+            if _no_database(error):
+                entry[3] += 1
+            raise
         finally:
             if held:
                 g.turn_of = None
@@ -59,6 +72,24 @@ def turn(game_id: str) -> Iterator[None]:
             entry[1] -= 1
             if not entry[1]:
                 del _turns[game_id]
+
+
+def _no_database(error: BaseException) -> bool:
+    """The database did not answer (a full disk answers: each writer is told so itself)."""
+    from .db_setup import UNAVAILABLE, disk_full
+
+    if isinstance(error, UNAVAILABLE):
+        return not (isinstance(error, exc.DBAPIError) and disk_full(error))
+    return type(error).__name__ == "Timeout"  # gevent's, the request's deadline
+
+
+def database_failed() -> None:
+    """This request is answered 503 for want of a database (db_setup): the writers waiting
+    for its game's turn are answered so too."""
+    game_id = g.get("turn_of") if has_request_context() else None
+    entry = _turns.get(game_id) if game_id else None
+    if entry is not None:
+        entry[3] += 1
 
 
 def _wait(entry: list) -> None:
