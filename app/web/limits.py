@@ -102,7 +102,10 @@ PHONE_WRITES = "/p/<token>"  # every POST route under it is a write from a playe
 
 def register(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_STORAGE_URI", f"{SCHEME}://")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    # No X-RateLimit-* headers: they are read from the database after the view, when an
+    # action or a game is already committed and the request's deadline may have run out (a
+    # 503 for a game made). A refusal says Retry-After.
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     limiter.init_app(app)
 
     @app.errorhandler(429)
