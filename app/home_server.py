@@ -18,13 +18,9 @@ import gevent
 from gevent.pywsgi import WSGIHandler, WSGIServer
 
 from .logs import mask
-from .serving import ConnectionCap, connections_per_client, refuse
+from .serving import ConnectionCap, connections_per_client, plain_answer, refuse
 
-SLOW_HEAD = (
-    b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
-    b"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 46\r\n\r\n"
-    b"The request took too long to arrive: try again."
-)
+SLOW_HEAD = plain_answer("408 Request Timeout", "The request took too long to arrive: try again.")
 UNREAD_BODY_SECONDS = 1.0
 
 

@@ -15,10 +15,20 @@ from collections import Counter
 from collections.abc import Callable
 
 IPV6_NETWORK = 64  # an IPv6 host gets a /64 to itself: 2^64 addresses, one client
-TOO_MANY = (
-    b"HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nRetry-After: 5\r\n"
-    b"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 76\r\n\r\n"
-    b"Too many connections from your network: close some pages, then try again.\r\n"
+
+
+def plain_answer(status: str, words: str) -> bytes:
+    """A whole HTTP answer in words, for a connection about to be closed."""
+    body = words.encode()
+    return (
+        f"HTTP/1.1 {status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8"
+        f"\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+
+
+TOO_MANY = plain_answer(
+    "429 Too Many Requests",
+    "Too many connections from your network: close some pages, then try again.",
 )
 PLAIN = "text/plain; charset=utf-8"
 SLOW_BODY = "The request took too long to arrive: check the connection and try again."

@@ -91,12 +91,22 @@ def links(base: str, game_id: str, key: str) -> list[str]:
     return [f"/p/{t}/live" for t in players] + [f"/t/{table}/live"]
 
 
-async def storm(server: Server, paths: list[str], timeout: float) -> dict:
+async def storm(server: Server, paths: list[str], timeout: float, addresses: int) -> dict:
+    """The pages come from `addresses` loopback addresses (127.0.0.10 and up), under the
+    server's cap on connections per client, as phones on many networks would."""
     tally: collections.Counter = collections.Counter()
-    connector = aiohttp.TCPConnector(limit=0)
     timeouts = aiohttp.ClientTimeout(total=None, sock_connect=10)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeouts) as session:
-        pages = [Page(session, server.url, path, tally) for path in paths]
+    sessions = [
+        aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, local_addr=(f"127.0.0.{10 + n}", 0)),
+            timeout=timeouts,
+        )
+        for n in range(addresses)
+    ]
+    try:
+        pages = [
+            Page(sessions[n % addresses], server.url, path, tally) for n, path in enumerate(paths)
+        ]
         tasks = [asyncio.ensure_future(page.run()) for page in pages]
         opened = await all_holding(pages, timeout)
         before = dict(tally)
@@ -114,6 +124,9 @@ async def storm(server: Server, paths: list[str], timeout: float) -> dict:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        for session in sessions:
+            await session.close()
     statuses = {str(k): v for k, v in tally.items()}
     failures = sum(v for k, v in tally.items() if isinstance(k, int) and k >= 500)
     return {
@@ -175,7 +188,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--pages", type=int, default=1000)
     parser.add_argument("--revocations", type=int, default=20)
-    parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--timeout", type=float, default=240)
+    parser.add_argument("--addresses", type=int, default=10)
     args = parser.parse_args()
     print(f"{machine()}; open files: {raise_file_limit()}")
     with fresh_database(args.database) as url:
@@ -188,7 +202,7 @@ def main() -> int:
                 made = requests.post(f"{base}/api/games", json=SETUP, timeout=60).json()
                 paths += links(base, made["id"], made["banker_key"])
             paths = paths[: args.pages]
-            stormed = asyncio.run(storm(server, paths, args.timeout))
+            stormed = asyncio.run(storm(server, paths, args.timeout, args.addresses))
             revoked = revocations(base, args.revocations)
             logs = server.log_counts()
     print(f"{args.server}, {args.database}, {args.workers} workers")
