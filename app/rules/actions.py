@@ -136,12 +136,20 @@ class Act:
         self.lines.append((template, params))
 
     def pay(self, payer: PlayerState | None, payee: PlayerState | None, amount: int) -> None:
-        """Move money; a player never goes below zero (K1). None is the bank (S2)."""
+        """Move money; a player never goes below zero (K1). None is the bank (S2). The
+        highest bidder keeps the cash their bid needs until the auction closes (P1)."""
         if amount <= 0:
             return
         if payer is not None:
             if payer.cash < amount:
                 raise self.shortfall(payer, amount, payee)
+            if payer.cash - amount < self.bid_of(payer):
+                raise RuleError(
+                    "P1",
+                    "{player}'s bid of {bid:money} stands: that cash is kept for it",
+                    player=payer.name,
+                    bid=self.bid_of(payer),
+                )
             payer.cash -= amount
         if payee is not None:
             payee.cash += amount
@@ -149,20 +157,37 @@ class Act:
         self.movements.append(Movement(seat(payer), seat(payee), amount))
 
     def owe(
-        self, payer: PlayerState, payee: PlayerState | None, amount: int, fee: bool = False
+        self,
+        payer: PlayerState,
+        payee: PlayerState | None,
+        amount: int,
+        words: tuple[str, str],
+        fee: bool = False,
+        **params: object,
     ) -> None:
         """A payment the rules call for (rent, a tax, a card, a fine): paid now when the cash
-        covers it, else it waits as the payer's debt (K1) and the action goes on. `fee`: a
-        tax or fine, which goes into the Free Parking pot under H1."""
+        covers it, else it waits as the payer's debt (K1) and the action goes on. `words`:
+        the sentence when paid and when owed (with `params`); `fee`: a tax or fine, which
+        goes into the Free Parking pot under H1."""
         if amount <= 0:
             return
-        if payer.cash >= amount and not self.state.debts_of(payer.seat):
+        params = {"amount": amount, **params}
+        spare = payer.cash - self.bid_of(payer)
+        if spare >= amount and not self.state.debts_of(payer.seat):
             self.pay(payer, payee, amount)
             if fee and self.state.settings.free_parking_jackpot:
                 self.state.pot += amount
+            if words[0]:
+                self.say(words[0], **params)
             return
         self.add_debt(payer, payee, amount, fee)
+        self.say(words[1], **params)
         self.say_short(payer)
+
+    def bid_of(self, player: PlayerState) -> int:
+        """The highest bid of an open auction when it is this player's (P1), else 0."""
+        auction = self.state.auction
+        return auction.bid if auction and auction.bidder == player.seat else 0
 
     def add_debt(
         self, payer: PlayerState, payee: PlayerState | None, amount: int, fee: bool = False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .actions import ALWAYS, TURNS, Act, action
+from .edition import Edition, Group
 from .errors import RuleError
 from .landing import landed_deed
 from .property import colour_group, level, set_levels
@@ -93,15 +94,17 @@ def lowest_bid(auction: Auction) -> int:
     return max(auction.bid + 1, auction.minimum)
 
 
-def may_bid(state: GameState, player: PlayerState) -> bool:
+def may_bid(state: GameState, edition: Edition, player: PlayerState) -> bool:
     """P1: every player still in the game bids, the decliner too, but not against their own
-    highest bid, and not while they owe a debt (K1)."""
+    highest bid, and not while they owe a debt (K1); B5: for a building, only a player with
+    a street to put it on."""
     auction = state.auction
     return bool(
         auction
         and not player.bankrupt
         and auction.bidder != player.seat
         and not state.debts_of(player.seat)
+        and (auction.building is None or placeable(state, edition, player, auction.building))
     )
 
 
@@ -113,6 +116,13 @@ def bid(act: Act) -> None:
     act.clear_of_debt(player)
     if auction.bidder == player.seat:
         raise RuleError("P1", "{player} already has the highest bid", player=player.name)
+    if auction.building and not placeable(act.state, act.edition, player, auction.building):
+        raise RuleError(
+            "B5",
+            "{player} has no street to put {lot} on",
+            player=player.name,
+            lot=lot_name(act, auction),
+        )
     if amount < lowest_bid(auction):
         raise RuleError("P1", "A bid must be at least {minimum:money}", minimum=lowest_bid(auction))
     if amount > player.cash:
@@ -176,7 +186,21 @@ def withdraw_bid(act: Act, bidder: PlayerState) -> None:
 
 
 def place_building(act: Act, winner: PlayerState, auction: Auction) -> None:
-    """B5: the building won goes on one of the winner's streets, evenly, for the bid."""
+    """B5: the building won goes on one of the winner's streets, evenly, for the bid: the
+    street named, or else the first where it may stand; nowhere, and the lot stays unsold."""
+    if "deed" not in act.payload:
+        streets = placeable(act.state, act.edition, winner, auction.building)
+        if not streets:
+            act.say("{player} has no street to put it on", player=winner.name)
+            return
+        act = act.part({**act.payload, "deed": streets[0]})
+    group, new = raised_levels(act, winner, auction.building)
+    act.pay(winner, None, auction.bid)  # the bid replaces the printed price
+    set_levels(act, winner, group, new, pay=False)
+
+
+def raised_levels(act: Act, winner: PlayerState, building: str) -> tuple[Group, list[int]]:
+    """B1-B4: the winner's group and its levels with the building on the street named."""
     street = act.deed()
     group = colour_group(act.part({"group": street.group}), winner)
     deeds = [act.state.deeds[i] for i in group.deeds]
@@ -187,13 +211,27 @@ def place_building(act: Act, winner: PlayerState, auction: Auction) -> None:
     new = [d.houses for d in deeds]
     at = group.deeds.index(street.index)
     needed = act.state.settings.houses_for_hotel
-    if auction.building == "hotel" and not needed <= new[at] < HOTEL:
+    if building == "hotel" and not needed <= new[at] < HOTEL:
         raise RuleError(
             "B3", "A hotel needs {count} houses on every street of the group", count=needed
         )
-    new[at] = HOTEL if auction.building == "hotel" else new[at] + 1
+    new[at] = HOTEL if building == "hotel" else new[at] + 1
     heights = [level(n, act.state) for n in new]
-    if max(heights) - min(heights) > 1 or (auction.building == "house" and new[at] > 4):
+    if max(heights) - min(heights) > 1 or (building == "house" and new[at] > 4):
         raise RuleError("B2", "A building on {street} breaks evenness", street=street.name)
-    act.pay(winner, None, auction.bid)  # the bid replaces the printed price
-    set_levels(act, winner, group, new, pay=False)
+    return group, new
+
+
+def placeable(state: GameState, edition: Edition, player: PlayerState, building: str) -> list[int]:
+    """B5: the streets where `player` could put the building now (the close's own checks,
+    tried on each street of theirs)."""
+    found = []
+    for index in state.held_by(player.seat):
+        if edition.spaces[index].kind != "street":
+            continue
+        try:
+            raised_levels(Act(state, edition, {"deed": index}), player, building)
+        except RuleError:
+            continue
+        found.append(index)
+    return found

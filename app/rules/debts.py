@@ -82,7 +82,15 @@ def pay_debt(act: Act) -> None:
     """K1: the debtor pays everything they owe at once, now that the cash covers it."""
     player, owed = owing(act)
     if player.cash < owed:
-        raise act.shortfall(player, owed)
+        raise RuleError(
+            "K1",
+            "{player} is {short:money} short: sell buildings, mortgage or trade first",
+            player=player.name,
+            short=owed - player.cash,
+            owed=owed,
+            cash=player.cash,
+            raisable=raisable(act.state, act.edition, player.seat),
+        )
     for debt in act.state.debts_of(player.seat):
         act.state.pending.remove(debt)
         creditor = None if debt.creditor is None else act.state.players[debt.creditor]
@@ -133,6 +141,7 @@ def bankrupt(act: Act) -> None:
 def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> None:
     state = act.state
     second_short = state.settings.mode != "classic" and state.bankruptcies >= 1
+    withdraw_bid(act, debtor)  # first: the cash a standing bid kept goes to the creditor too
     state.pending = [item for item in state.pending if item.seat != debtor.seat]
     for debt in state.waiting(DEBT):
         if debt.creditor == debtor.seat:  # what others owe the debtor is owed to the creditor
@@ -145,7 +154,6 @@ def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> N
         to_bank(act, debtor)  # K3
     debtor.bankrupt, debtor.cash, debtor.jail_free = True, 0, []
     debtor.in_jail, debtor.jail_tries = False, 0  # out of the game, out of jail (J3)
-    withdraw_bid(act, debtor)
     state.bankruptcies += 1
     if second_short or len(state.in_play()) == 1:
         end(act)  # SG3, K4
@@ -171,9 +179,7 @@ def to_player(act: Act, debtor: PlayerState, creditor: PlayerState) -> None:
     mortgaged = [s for s in held if act.state.deeds[s.index].mortgaged]
     lift_now = {int(x) for x in (act.payload.get("lift") or []) if str(x).isdigit()}
     settle_mortgaged(act, creditor, mortgaged, lift_now, owe=True)
-    act.say(
-        "{player} takes the cash and the deeds ({count})", player=creditor.name, count=len(held)
-    )
+    act.say("{player} takes the cash and {count:deeds}", player=creditor.name, count=len(held))
 
 
 def to_bank(act: Act, debtor: PlayerState) -> None:

@@ -4,12 +4,14 @@ the agreed time (TL1) or the banker's word; scored by SG4 (wealth.py)."""
 from __future__ import annotations
 
 from .actions import Act, action
+from .state import DEBT
 from .words import N_
 
 
 def end(act: Act) -> None:
+    """Nothing waits any more, but an open debt stays owed: the scores count it (SG4, K1)."""
     act.state.ended, act.state.auction, act.state.to_auction = True, None, []
-    act.state.pending = []
+    act.state.pending = act.state.waiting(DEBT)
     act.say("the game ends")
 
 

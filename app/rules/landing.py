@@ -45,10 +45,8 @@ def land_on_deed(act: Act, player: PlayerState, index: int, dice: int | None, by
     deed, space = act.state.deeds[index], act.edition.spaces[index]
     if deed.owner is None:
         act.state.pending.append(Pending(BUY, player.seat, index))
-    elif deed.owner == player.seat:
-        act.say("{deed} is {player}'s own", deed=space.name, player=player.name)
-    elif deed.mortgaged:
-        act.say("{deed} is mortgaged: no rent", deed=space.name)  # M2
+    elif no_rent(act, player, index):
+        return
     elif space.kind == "utility" and (dice is None or by_card):
         pending = Pending(THROW, player.seat, index, by_card=bool(by_card))
         act.state.pending.append(pending)  # P6: the rent waits for the dice total
@@ -56,17 +54,31 @@ def land_on_deed(act: Act, player: PlayerState, index: int, dice: int | None, by
         pay_rent(act, player, index, dice, by_card == space.kind)
 
 
+def no_rent(act: Act, player: PlayerState, index: int) -> bool:
+    """P2, M2: no rent on one's own deed or a mortgaged one (says so); True: none is due."""
+    deed, name = act.state.deeds[index], act.edition.spaces[index].name
+    if deed.owner == player.seat:
+        act.say("{deed} is {player}'s own", deed=name, player=player.name)
+    elif deed.mortgaged:
+        act.say("{deed} is mortgaged: no rent", deed=name)
+    elif deed.owner is None:
+        act.say("{deed} belongs to the bank: no rent", deed=name)
+    else:
+        return False
+    return True
+
+
 def pay_rent(act: Act, player: PlayerState, index: int, dice: int | None, by_card: bool):
+    if no_rent(act, player, index):  # the deed may have changed hands before a fresh throw
+        return
     owner = act.state.players[act.state.deeds[index].owner]
     amount = rent_due(act.state, act.edition, index, dice, by_card)
-    act.say(
-        "{player} pays {owner} {amount:money} rent for {deed}",
-        player=player.name,
-        owner=owner.name,
-        amount=amount,
-        deed=act.edition.spaces[index].name,
+    words = (
+        N_("{player} pays {owner} {amount:money} rent for {deed}"),
+        N_("{player} owes {owner} {amount:money} rent for {deed}"),
     )
-    act.owe(player, owner, amount)
+    name = act.edition.spaces[index].name
+    act.owe(player, owner, amount, words, player=player.name, owner=owner.name, deed=name)
 
 
 def income_tax_choice(state: GameState, edition: Edition, index: int) -> bool:
@@ -83,9 +95,9 @@ def land_on_tax(act: Act, player: PlayerState, index: int) -> None:
 
 
 def pay_tax(act: Act, player: PlayerState, index: int, amount: int) -> None:
-    space = act.edition.spaces[index]
-    act.say("{player} pays {amount:money} {tax}", player=player.name, amount=amount, tax=space.name)
-    act.owe(player, None, amount, fee=True)
+    words = (N_("{player} pays {amount:money} {tax}"), N_("{player} owes {amount:money} {tax}"))
+    tax = act.edition.spaces[index].name
+    act.owe(player, None, amount, words, fee=True, player=player.name, tax=tax)
 
 
 def send_to_jail(act: Act, player: PlayerState) -> None:
@@ -196,7 +208,7 @@ def throw(act: Act) -> None:
     player, item = waiting_choice(act, THROW)
     dice = act.dice()
     resolve(act, item)
-    act.say("{player} throws {dice} for the rent", player=player.name, dice=dice)
+    act.say("{player} throws {dice}", player=player.name, dice=dice)
     pay_rent(act, player, item.space, dice, item.by_card)
 
 
@@ -223,8 +235,8 @@ def _collect(act: Act, player: PlayerState, card: Card) -> None:
 
 
 def _pay(act: Act, player: PlayerState, card: Card) -> None:
-    act.say("pays the bank {amount:money}", amount=card.amount)
-    act.owe(player, None, card.amount, fee=True)
+    words = (N_("pays the bank {amount:money}"), N_("owes the bank {amount:money}"))
+    act.owe(player, None, card.amount, words, fee=True)
 
 
 def _others(act: Act, player: PlayerState) -> list[PlayerState]:
@@ -233,14 +245,16 @@ def _others(act: Act, player: PlayerState) -> list[PlayerState]:
 
 def _pay_each(act: Act, player: PlayerState, card: Card) -> None:
     others = _others(act, player)
-    act.say("pays {amount:money} to each of {count:players}", amount=card.amount, count=len(others))
+    count = {"amount": card.amount, "count": len(others)}
     if player.cash < card.amount * len(others):
         for other in others:  # K1: nobody is paid before everyone can be
             act.add_debt(player, other, card.amount)
+        act.say("owes {amount:money} to each of {count:players}", **count)
         act.say_short(player)
         return
     for other in others:
         act.pay(player, other, card.amount)
+    act.say("pays {amount:money} to each of {count:players}", **count)
 
 
 def _collect_each(act: Act, player: PlayerState, card: Card) -> None:
@@ -251,7 +265,8 @@ def _collect_each(act: Act, player: PlayerState, card: Card) -> None:
         count=len(others),
     )
     for other in others:
-        act.owe(other, player, card.amount)
+        words = ("", N_("{player} owes {creditor} {amount:money}"))
+        act.owe(other, player, card.amount, words, player=other.name, creditor=player.name)
 
 
 def _repairs(act: Act, player: PlayerState, card: Card) -> None:
@@ -259,13 +274,11 @@ def _repairs(act: Act, player: PlayerState, card: Card) -> None:
     hotels = sum(h == HOTEL for h in built)
     houses = sum(h for h in built if h < HOTEL)
     amount = houses * card.house + hotels * card.hotel
-    act.say(
-        "pays {amount:money} for {houses:houses} and {hotels:hotels}",
-        amount=amount,
-        houses=houses,
-        hotels=hotels,
+    words = (
+        N_("pays {amount:money} for {houses:houses} and {hotels:hotels}"),
+        N_("owes {amount:money} for {houses:houses} and {hotels:hotels}"),
     )
-    act.owe(player, None, amount, fee=True)
+    act.owe(player, None, amount, words, fee=True, houses=houses, hotels=hotels)
 
 
 def _card_move(act: Act, player: PlayerState, target: int, by_card: str = "") -> None:

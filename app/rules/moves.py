@@ -50,7 +50,7 @@ def waits(state: GameState, edition: Edition) -> list[Wait]:
     found = [choice_wait(state, edition, item) for item in state.pending if item.what != DEBT]
     found += [debt_wait(state, edition, seat) for seat in debtors(state)]
     if state.auction:
-        found.append(auction_wait(state))
+        found.append(auction_wait(state, edition))
     if not found:
         found.append(roll_wait(state))
     return found
@@ -102,14 +102,14 @@ def debt_wait(state: GameState, edition: Edition, seat: int) -> Wait:
     return Wait(DEBT, seat, figures=figures, moves=(Move("pay_debt", who), Move("bankrupt", who)))
 
 
-def auction_wait(state: GameState) -> Wait:
+def auction_wait(state: GameState, edition: Edition) -> Wait:
     """P1, B5, K3: anyone still in the game bids, then the auction is closed."""
     auction = state.auction
     figures = {"bid": auction.bid, "bidder": auction.bidder, "lowest": lowest_bid(auction)}
     bids = tuple(
         Move("bid", {"player": p.seat}, asks=("amount",))
         for p in state.in_play()
-        if may_bid(state, p)
+        if may_bid(state, edition, p)
     )
     closer = whose_turn(state)  # with no banker, the phone of the player whose turn it is
     close = Move("auction_close", {"player": closer.seat} if closer else {})

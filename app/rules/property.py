@@ -421,16 +421,15 @@ def settle_mortgaged(
             pay_lift(act, taker, space, "{player} lifts {deed} now for {amount:money}")
             continue
         fee = interest(space.mortgage)
-        act.say(
-            "{player} pays {amount:money} interest and keeps {deed} mortgaged",
-            player=taker.name,
-            amount=fee,
-            deed=space.name,
+        words = (
+            N_("{player} pays {amount:money} interest and keeps {deed} mortgaged"),
+            N_("{player} owes {amount:money} interest and keeps {deed} mortgaged"),
         )
         if owe:
-            act.owe(taker, None, fee)
+            act.owe(taker, None, fee, words, player=taker.name, deed=space.name)
         else:
             act.pay(taker, None, fee)
+            act.say(words[0], player=taker.name, amount=fee, deed=space.name)
 
 
 def say_side(act: Act, giver: PlayerState, taker: PlayerState, side: dict) -> None:

@@ -181,7 +181,8 @@ DEALT = 2  # SG1: two deeds to each player
 @action("deal", label=N_("Deal"), rules="SG1, TL1", needs=("hands",))
 def deal(act: Act) -> None:
     """SG1, TL1: once, before the first roll, two deeds to each player, who pays the printed
-    price for each at once (the bank's random deal, or the cards dealt by hand)."""
+    price for each at once (the bank's random deal, or the cards dealt by hand); a price the
+    cash does not cover is a debt (K1)."""
     waiting = act.state.waiting(DEAL)
     if not waiting:
         raise RuleError("SG1", "The deeds were dealt once already, before the first roll")
@@ -203,6 +204,7 @@ def deal_deed(act: Act, player: PlayerState, value: object, seen: set[int]) -> s
     if not space.is_deed or index in seen or act.state.deeds[index].owner is not None:
         raise RuleError("SG1", "{deed} cannot be dealt", deed=space.name)
     seen.add(index)
-    act.pay(player, None, space.price)
     act.state.deeds[index].owner = player.seat
+    words = ("", N_("{player} owes the bank {amount:money} for {deed}"))
+    act.owe(player, None, space.price, words, player=player.name, deed=space.name)  # K1
     return space.name

@@ -129,12 +129,11 @@ def leave_jail_by_roll(act: Act, player: PlayerState, dice: int, doubles: bool) 
     if doubles:
         act.say("{player} throws doubles and leaves jail", player=player.name)
     elif player.jail_tries + 1 >= JAIL_TRIES:
-        act.say(
-            "{player} pays the {fine:money} fine after a third try and leaves jail",
-            player=player.name,
-            fine=act.edition.jail_fine,
+        words = (
+            N_("{player} pays the {amount:money} fine after a third try and leaves jail"),
+            N_("{player} owes the {amount:money} fine after a third try and leaves jail"),
         )
-        act.owe(player, None, act.edition.jail_fine, fee=True)
+        act.owe(player, None, act.edition.jail_fine, words, fee=True, player=player.name)
     else:
         player.jail_tries += 1
         act.say(

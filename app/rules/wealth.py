@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .edition import Edition
-from .state import HOTEL, GameState
+from .state import DEBT, HOTEL, GameState
 
 
 def buildings_paid(state: GameState, edition: Edition, index: int) -> int:
@@ -37,8 +37,15 @@ def raisable(state: GameState, edition: Edition, seat: int) -> int:
     )
 
 
+def debts_net(state: GameState, seat: int) -> int:
+    """K1, SG4: what others owe the seat in open debts, less what the seat owes."""
+    owed_to = sum(d.amount for d in state.pending if d.what == DEBT and d.creditor == seat)
+    return owed_to - state.owed_by(seat)
+
+
 def score_breakdown(state: GameState, edition: Edition, seat: int) -> dict[str, int]:
-    """SG4, part by part: unmortgaged deeds at price, mortgaged at half, buildings as paid."""
+    """SG4, part by part: unmortgaged deeds at price, mortgaged at half, buildings as paid;
+    a debt still open counts against the debtor and for the creditor (K1)."""
     held = state.held_by(seat)
     plain = [i for i in held if not state.deeds[i].mortgaged]
     mortgaged = [i for i in held if state.deeds[i].mortgaged]
@@ -49,6 +56,7 @@ def score_breakdown(state: GameState, edition: Edition, seat: int) -> dict[str, 
         "mortgaged": sum(edition.spaces[i].price // 2 for i in mortgaged),
         "houses": sum(buildings_paid(state, edition, i) for i, h in on_streets if h < HOTEL),
         "hotels": sum(buildings_paid(state, edition, i) for i, h in on_streets if h == HOTEL),
+        "debts": debts_net(state, seat),
     }
     parts["total"] = sum(parts.values())
     return parts

@@ -32,7 +32,7 @@ def auction(game_id: str):
     if request.args.get("fragment"):
         return auction_fragment(game)
     context = dict(auction=state.auction, fields=fields, bid=bid, close=close)
-    return page("auction.html", game, chips=bid_chips(state), **context)
+    return page("auction.html", game, chips=bid_chips(state, bank.edition_of(game)), **context)
 
 
 def auction_fragment(game) -> str:
@@ -40,7 +40,11 @@ def auction_fragment(game) -> str:
     state = bank.state_of(game)
     close = offer(game, "auction_close", {"deed": request.args.get("deed")}, style="danger")
     return page(
-        "_auction_live.html", game, auction=state.auction, chips=bid_chips(state), close=close
+        "_auction_live.html",
+        game,
+        auction=state.auction,
+        chips=bid_chips(state, bank.edition_of(game)),
+        close=close,
     )
 
 
@@ -53,7 +57,7 @@ def auction_live(game_id: str):
 STEPS = (10, 50, 100)
 
 
-def bid_chips(state) -> list[tuple]:
+def bid_chips(state, edition) -> list[tuple]:
     """P1: quick raises of the highest bid (+10, +50, +100), one tap each, for each player
     the core lets bid; a raise below the lowest bid it takes or above the cash is left out."""
     auction = state.auction
@@ -63,7 +67,7 @@ def bid_chips(state) -> list[tuple]:
     rows = []
     for player in state.in_play():
         chips = []
-        for step in STEPS if may_bid(state, player) else ():
+        for step in STEPS if may_bid(state, edition, player) else ():
             amount = base + step
             if lowest_bid(auction) <= amount <= player.cash:
                 payload = {"player": player.seat, "amount": amount}
@@ -148,7 +152,7 @@ def worth_chart(game) -> dict:
     for p in state.players:
         points = " ".join(
             f"{PAD + (CHART_WIDTH - 2 * PAD) * n / steps:.1f},"
-            f"{CHART_HEIGHT - PAD - (CHART_HEIGHT - 2 * PAD) * row[p.seat] / top:.1f}"
+            f"{CHART_HEIGHT - PAD - (CHART_HEIGHT - 2 * PAD) * max(row[p.seat], 0) / top:.1f}"
             for n, row in shown
         )
         lines.append({"name": p.name, "colour": p.colour, "points": points})

@@ -53,7 +53,7 @@ def test_k1_g1_a_throw_onto_a_hotel_leaves_one_debt_settled_by_a_mortgage_in_fou
     pad(phone, 10)  # the turn page
     throw = phone.get_by_role("button", name=re.compile("^Bea throws 10 and moves to Vermont"))
     expect(throw).to_contain_text(f"Bea collects ${SALARY} salary")
-    expect(throw).to_contain_text(f"Bea pays Ana ${HOTEL} rent for Vermont Avenue")
+    expect(throw).to_contain_text(f"Bea owes Ana ${HOTEL} rent for Vermont Avenue")
     short = HOTEL - (bea + SALARY)
     expect(throw).to_contain_text(f"Bea is ${short} short: the debt waits")
     tap(throw)
@@ -70,7 +70,7 @@ def test_k1_g1_a_throw_onto_a_hotel_leaves_one_debt_settled_by_a_mortgage_in_fou
     expect(balance(phone, 0)).to_have_text(f"${ana}")  # nothing paid yet
     pay = debt.get_by_role("button", name="Pay the debt")
     expect(pay).to_be_disabled()
-    expect(debt).to_contain_text(f"Bea cannot pay ${HOTEL}: ${short} short")
+    expect(debt).to_contain_text(f"Bea is ${short} short: sell buildings, mortgage or trade")
     expect(debt.get_by_role("button", name="Declare bankruptcy")).to_be_disabled()
     expect(debt).to_contain_text(f"Bea could still raise ${could:,}")
     expect(phone.locator(".pad")).to_have_count(0)  # nobody throws while the debt is open

@@ -138,7 +138,7 @@ def test_k1_a_throw_the_cash_cannot_pay_leaves_a_debt_paid_once_the_money_is_the
     expect(debt.locator(".figures")).to_have_text(re.compile(r"Cash\s*\$10\s*Could raise in all"))
     pay = debt.get_by_role("button", name="Pay the debt")
     expect(pay).to_be_disabled()
-    expect(debt.locator(".refused")).to_contain_text(f"Bea cannot pay ${rent}: ${rent - 10} short")
+    expect(debt.locator(".refused")).to_contain_text(f"Bea is ${rent - 10} short: sell buildings")
     bankrupt = debt.get_by_role("button", name=re.compile(f"^Bea is bankrupt, owing \\${rent}"))
     expect(bankrupt).to_be_enabled()  # K1: with no deeds, all she could raise is her $10
     expect(phone.locator(".pad")).to_have_count(0)  # nobody throws while the debt is open

@@ -383,6 +383,7 @@ def test_sg4_score_counts_mortgaged_deeds_at_half_and_hotels_with_their_houses()
         "mortgaged": US.spaces[READING].price // 2,
         "houses": 0,
         "hotels": 2 * hotel,
+        "debts": 0,
         "total": 1500 + 750 + 100 + 2 * hotel,
     }
 

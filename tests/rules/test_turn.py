@@ -5,7 +5,7 @@ J1-J3, P1-P7, C1-C2, T1, K1, SG1)."""
 from __future__ import annotations
 
 import pytest
-from tablebank.rules import HOTEL, RuleError, replay
+from tablebank.rules import HOTEL, RuleError, replay, score_breakdown
 from tablebank.rules.moves import choice_steps, moves_for
 from tablebank.rules.turn import whose_turn
 
@@ -441,3 +441,17 @@ def test_sg1_the_deal_comes_once_before_the_first_roll_two_deeds_each():
 
 def test_sg1_a_classic_game_has_no_deal():
     assert refusal(Table(), "deal", hands=[[1, 3], [6, 8], [9, 11]]).rule == "SG1"
+
+
+def test_sg4_k1_a_game_ended_with_a_debt_open_scores_the_debt_against_the_debtor():
+    """The banker ends the game (or the clock does, TL1) while Bea owes Ana a hotel's rent:
+    nothing waits any more, but the debt stays owed: it counts in both scores."""
+    table = Table(names=("Ana", "Bea")).own(0, *LIGHT_BLUE, houses=HOTEL).put(1, cash=150)
+    table.throws_onto(1, VERMONT)
+    table.do("end_game")
+    assert table.state.ended and table.waits() == []
+    bea, ana = score_breakdown(table.state, US, 1), score_breakdown(table.state, US, 0)
+    assert bea["debts"] == -HOTEL_ON_VERMONT and bea["total"] == 150 - HOTEL_ON_VERMONT
+    hotels = 3 * US.groups["light_blue"].house_price * 5
+    assert ana["debts"] == HOTEL_ON_VERMONT
+    assert ana["total"] == 1500 + sum(US.spaces[i].price for i in LIGHT_BLUE) + hotels + 550

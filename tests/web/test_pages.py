@@ -58,7 +58,7 @@ def test_p6_a_recorded_utility_landing_asks_for_the_dice_then_shows_the_rent(tab
     assert "Throw the dice for the rent" in table.text(dashboard)
     rent = US.spaces[ELECTRIC].rent[0] * 9
     turn = table.dice(dashboard, 9).text
-    said = f"Bea throws 9 for the rent; Bea pays Ana ${rent} rent for Electric Company"
+    said = f"Bea throws 9; Bea pays Ana ${rent} rent for Electric Company"
     assert table.button(turn, said)
     table.press(turn, said)
     assert table.cash() == [1500 - US.spaces[ELECTRIC].price + rent, 1500 - rent]

@@ -42,7 +42,7 @@ def bea_owes_ana_the_rent(table, names=("Ana", "Bea")) -> None:
     table.act("place", player=1, space=0)
     turn = table.dice(dashboard(table), 5).text
     said = (
-        f"Bea throws 5 and moves to Reading Railroad; Bea pays Ana ${RENT} rent for Reading "
+        f"Bea throws 5 and moves to Reading Railroad; Bea owes Ana ${RENT} rent for Reading "
         f"Railroad; Bea is ${RENT - 10} short: the debt waits until the money is raised"
     )
     assert table.button(turn, said)
@@ -204,7 +204,7 @@ def test_k1_pay_the_debt_is_refused_with_the_shortfall_until_the_money_is_raised
     bea_owes_ana_the_rent(table)
     page = dashboard(table)
     assert not table.button(page, "Pay the debt")
-    assert "Bea cannot pay $25: $15 short. Cash $10" in table.text(debts(page)[0])
+    assert "Bea is $15 short: sell buildings, mortgage or trade first" in table.text(debts(page)[0])
     table.do("bank_pay", player=1, amount=100)  # a prize from the bank, say
     page = dashboard(table)
     assert table.button(page, "Bea pays Ana the $25 owed")
