@@ -32,6 +32,16 @@ def instance_folder() -> Path:
     return Path(data) / "tablebank"
 
 
+def version() -> str:
+    """The installed package's version (`tablebank --version`)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("tablebank")
+    except metadata.PackageNotFoundError:  # a checkout that was never installed
+        return "unknown"
+
+
 def create_app(overrides: dict | None = None):
     """The Flask app (app/factory.py). Imported on first use, so that importing the package
     loads nothing else: the `tablebank` command makes the standard library cooperative

@@ -15,7 +15,7 @@ from flask import current_app
 from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from . import integrity, logbook
+from . import integrity, logbook, writers
 from .db_setup import awaiting_commit
 from .inputs import clean_payload, clean_setup
 from .live import announce, hand_over, watcher
@@ -173,15 +173,17 @@ def perform(
             "input", f"An idempotency key is text of 1 to {MAX_KEY} characters, without NUL"
         )
     payload = clean_payload(kind, payload)  # only the fields the schema names are stored
-    try:
-        return _perform(game_id, kind, payload, actor, key, expected_version)
-    except IntegrityError:
-        # Only a key already in the log can collide once the game is locked; should another
-        # path have slipped past the check, the unique constraint caught it: answer as a
-        # repeat (the retry finds the first row under the lock), never as a server error.
-        if key is None:
-            raise
-        return _perform(game_id, kind, payload, actor, key, expected_version)
+    with writers.turn(game_id):  # one writer per game and process waits for the lock
+        try:
+            return _perform(game_id, kind, payload, actor, key, expected_version)
+        except IntegrityError:
+            # Only a key already in the log can collide once the game is locked; should
+            # another path have slipped past the check, the unique constraint caught it:
+            # answer as a repeat (the retry finds the first row under the lock), never as a
+            # server error.
+            if key is None:
+                raise
+            return _perform(game_id, kind, payload, actor, key, expected_version)
 
 
 def _begin() -> None:

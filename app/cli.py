@@ -14,6 +14,8 @@ import signal
 import socket
 import sys
 
+from . import version
+
 MOST_CONNECTIONS = 10_000  # open live pages and requests at once, far above a home's phones
 
 
@@ -69,6 +71,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="tablebank", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    parser.add_argument(
+        "--no-access-log", action="store_true", help="do not print a line per request"
+    )
+    parser.add_argument("--version", action="version", version=f"tablebank {version()}")
     args = parser.parse_args(argv)
 
     from gevent import monkey
@@ -76,9 +82,10 @@ def main(argv: list[str] | None = None) -> None:
     monkey.patch_all()  # before Flask, SQLAlchemy and the drivers are imported
 
     from gevent.pool import Pool
-    from gevent.pywsgi import WSGIServer
 
     from . import create_app
+    from .home_server import Server
+    from .logs import access_logger
 
     listener = listen(args.host, args.port)
     more_open_files()
@@ -88,7 +95,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"tablebank is open at {url}\nScan this with the banker's phone:\n")
     print_qr(url)
     sys.stdout.flush()
-    server = WSGIServer(listener, app, spawn=Pool(MOST_CONNECTIONS), log=None)
+    log = access_logger(sys.stdout) if app.config["ACCESS_LOG"] and not args.no_access_log else None
+    server = Server(listener, app, spawn=Pool(MOST_CONNECTIONS), log=log)
     serve(server, app)
 
 

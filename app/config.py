@@ -39,12 +39,29 @@ DEFAULTS = {
     # does not cut that wait short (the action may be done by then), this does (a frozen
     # database). PostgreSQL's statement timeout does not bound a COMMIT.
     "DB_COMMIT_TIMEOUT": 10,
+    # Writers on one game wait their turn in each process (app/writers.py), off the deadline
+    # and without a database connection, as long as the queue moves: a 503 "busy" only when
+    # no turn ended for this long (a turn takes at most the deadline plus DB_COMMIT_TIMEOUT).
+    "TURN_WAIT_SECONDS": 20,
     # Live streams drawing at once, per process: under gevent a query yields, so without a
     # bound the pages of busy tables would hold every pooled connection and leave the banker
     # waiting (seen on PostgreSQL: pool exhausted, 503s). The other draws wait their turn.
     "LIVE_DRAWS": 3,
-    # Rate limits (app/web/limits.py): new games per client address, writes per player link.
+    # Connections (app/serving.py, docs/SECURITY.md): the `tablebank` command waits this long
+    # for a connection's next request to start (gunicorn: its `keepalive`), then for its
+    # head; a body gets BODY_SECONDS plus a second per BODY_RATE bytes, on both servers; a
+    # client (an IPv4 address, an IPv6 /64) holds at most CONNECTIONS_PER_CLIENT connections
+    # per process (none behind a proxy: PROXY_FIX).
+    "KEEPALIVE_SECONDS": 5,
+    "HEADER_SECONDS": 10,
+    "BODY_SECONDS": 10,
+    "BODY_RATE": 64 * 1024,
+    "CONNECTIONS_PER_CLIENT": 256,
+    "ACCESS_LOG": True,  # one line per request, tokens and keys masked (app/logs.py)
+    # Rate limits (app/web/limits.py): new games per client (an IPv4 address, an IPv6 /64) and
+    # for everyone together; every write of a player's link, per link.
     "RATE_LIMIT_CREATE": "10/minute;60/hour",
+    "RATE_LIMIT_CREATE_ALL": "120/minute",
     "RATE_LIMIT_PLAYER": "60/minute",
     # Retention (`flask --app tablebank prune`): finished games and idle games are deleted
     # after these many days.
@@ -81,7 +98,7 @@ def kept_secret(instance: Path) -> str:
     """A secret key made once on this machine and kept in instance/ (owner-only)."""
     path = instance / "secret_key"
     if not path.exists():
-        instance.mkdir(parents=True, exist_ok=True)
+        instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # it holds every key
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "w") as handle:
             handle.write(secrets.token_hex(32))
@@ -113,6 +130,9 @@ def configure(app: Flask, overrides: dict | None = None) -> None:
     config.setdefault("RATELIMIT_ENABLED", not config.get("TESTING"))
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = kept_secret(Path(app.instance_path))
+    options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options.setdefault("hide_parameters", True)  # an error's SQL would print tokens and keys
+    config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     if config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         # A pooled connection may outlive a database restart: test it before use. A database
         # that does not answer costs a request seconds, never minutes (docs/SECURITY.md).

@@ -4,6 +4,7 @@ slow or frozen answered with a 503 in plain words within seconds, recovering by 
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -13,6 +14,8 @@ from flask import Flask, current_app, g, has_request_context, jsonify, request
 from flask_babel import gettext
 from sqlalchemy import event, exc, text
 from sqlalchemy.engine import Engine
+
+from . import writers
 
 try:
     import fcntl
@@ -72,7 +75,8 @@ def migration_lock(engine: Engine) -> Iterator[None]:
     if fcntl is None or not path or path == ":memory:" or path.startswith("file:"):
         yield  # a private in-memory database, or a system without flock: nothing to race
         return
-    with open(f"{path}.migrate-lock", "a") as handle:
+    lock = os.open(f"{path}.migrate-lock", os.O_WRONLY | os.O_CREAT, 0o600)  # beside the games
+    with os.fdopen(lock, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -104,6 +108,12 @@ def upgrade_schema(app: Flask) -> None:
 # -- a database that does not answer --------------------------------------------------------
 
 UNAVAILABLE = (exc.OperationalError, exc.InterfaceError, exc.TimeoutError)
+STREAMS = (
+    "players.player_live",
+    "players.table_live",
+    "players.banker_live",
+    "endgame.auction_live",
+)
 
 
 def unavailable_message() -> str:
@@ -117,6 +127,11 @@ def _unavailable(error: Exception):
 
     with suppress(Exception):  # the connection is gone: nothing to roll back
         db.session.rollback()
+    writers.database_failed()  # and the writers waiting for this game's turn are told at once
+    if request.endpoint in STREAMS:  # EventSource gives up on an error status: come back later
+        from .web.players import retry_stream
+
+        return retry_stream()
     if request.path.startswith("/api/"):
         answer = jsonify({"error": unavailable_message(), "rule": "unavailable"})
     else:
@@ -192,9 +207,76 @@ def awaiting_commit() -> Iterator[None]:
     g.deadline_timer.start()
 
 
+@contextmanager
+def deadline_paused() -> Iterator[None]:
+    """A wait that is not the database's (a game's turn among this process's writers): the
+    request's deadline stops while it lasts, then goes on with what was left of it."""
+    deadline = g.get("deadline") if has_request_context() else None
+    if deadline is None:
+        yield
+        return
+    import gevent
+
+    g.deadline_timer.close()
+    paused = time.monotonic()
+    try:
+        yield
+    finally:
+        g.deadline_started += time.monotonic() - paused
+        left = g.deadline_started + current_app.config["REQUEST_DEADLINE"] - time.monotonic()
+        g.deadline_timer = gevent.Timeout(max(left, 0.01), deadline)
+        g.deadline_timer.start()
+
+
+def busy_message() -> str:
+    return gettext("This game is busy: many actions are waiting. Try again in a few seconds.")
+
+
+def _busy(_error: Exception):
+    if request.path.startswith("/api/"):
+        answer = jsonify({"error": busy_message(), "rule": "busy"})
+    else:
+        answer = busy_message()
+    return answer, 503, {"Retry-After": "5", "Content-Type": _type(answer)}
+
+
+SQLITE_FULL = 13  # sqlite3's "database or disk is full"
+POSTGRES_DISK_FULL = "53100"  # SQLSTATE disk_full
+
+
+def disk_full(error: exc.DBAPIError) -> bool:
+    """The database could not write for want of disk space (or SQLite's max_page_count)."""
+    original = getattr(error, "orig", None)
+    return (
+        getattr(original, "sqlite_errorcode", None) == SQLITE_FULL
+        or getattr(original, "sqlstate", None) == POSTGRES_DISK_FULL
+    )
+
+
+def disk_full_message() -> str:
+    return gettext("The server's disk is full: nothing was saved. Ask the host to free some space.")
+
+
+def _disk_full(error: exc.DBAPIError):
+    """507 in plain words, and a line in the log for the host; nothing was written."""
+    from .models import db
+
+    current_app.logger.error("the database's disk is full: %s", type(error.orig).__name__)
+    with suppress(Exception):
+        db.session.rollback()
+    if request.path.startswith("/api/"):
+        answer = jsonify({"error": disk_full_message(), "rule": "disk_full"})
+    else:
+        answer = disk_full_message()
+    return answer, 507, {"Content-Type": _type(answer)}
+
+
 def _database_error(error: exc.DBAPIError):
-    """A dropped connection, a timeout, or any driver error once the request's deadline has
-    passed (an interrupted connection fails in odd ways): 503. Anything else stays a bug."""
+    """A full disk: 507. A dropped connection, a timeout, or any driver error once the
+    request's deadline has passed (an interrupted connection fails in odd ways): 503.
+    Anything else stays a bug."""
+    if disk_full(error):
+        return _disk_full(error)
     started = g.get("deadline_started")
     late = started is not None and time.monotonic() - started >= _deadline_seconds()
     if isinstance(error, UNAVAILABLE) or error.connection_invalidated or late:
@@ -211,10 +293,11 @@ def _deadline_seconds() -> float:
 def register_faults(app: Flask) -> None:
     app.register_error_handler(exc.DBAPIError, _database_error)
     app.register_error_handler(exc.TimeoutError, _unavailable)  # no pooled connection free
-    if _gevent_patched() and app.config.get("REQUEST_DEADLINE"):
+    app.register_error_handler(writers.Busy, _busy)
+    if gevent_patched() and app.config.get("REQUEST_DEADLINE"):
         with_deadline(app)
 
 
-def _gevent_patched() -> bool:
+def gevent_patched() -> bool:
     monkey = sys.modules.get("gevent.monkey")
     return bool(monkey and monkey.is_module_patched("socket"))

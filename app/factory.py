@@ -8,7 +8,19 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import EDITIONS, SHIPPED, archive, db_setup, i18n, instance_folder, integrity
+from . import (
+    EDITIONS,
+    SHIPPED,
+    archive,
+    db_setup,
+    hosting,
+    i18n,
+    instance_folder,
+    integrity,
+    logs,
+    serving,
+    writers,
+)
 from .config import configure
 from .edition_files import load_editions
 from .models import db
@@ -26,6 +38,8 @@ def create_app(overrides: dict | None = None) -> Flask:
         static_folder=str(SHIPPED / "static"),
     )
     configure(app, overrides)  # defaults < instance/config.py < environment < overrides
+    logs.register(app)  # no token or key in a log line
+    hosting.owner_only(app)  # the instance folder and the database hold every key: 0700, 0600
     app.extensions["tablebank.editions"] = load_editions(EDITIONS)
 
     db.init_app(app)
@@ -36,6 +50,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     register_web(app)
     integrity.register(app)  # flask --app tablebank check / repair
     archive.register(app)  # flask --app tablebank prune / export / import
+    hosting.register(app)  # flask --app tablebank backup / restore
 
     migrate.init_app(app, db, directory=str(SHIPPED / "migrations"), render_as_batch=True)
     if app.config["UPGRADE_ON_START"]:
@@ -51,6 +66,7 @@ def register_web(app: Flask) -> None:
         banker,
         endgame,
         filters,
+        health,
         limits,
         phone_deeds,
         phone_money,
@@ -65,9 +81,13 @@ def register_web(app: Flask) -> None:
     theme.register(app)  # light or dark pages (the system's, or the reader's switch)
     security.register(app)
     db_setup.register_faults(app)  # 503 in words when the database does not answer
+    if db_setup.gevent_patched():  # a body read whole, in time, before the deadline starts
+        serving.bodies_in_time(app, security.body_limit)
     limits.register(app)  # before the banker check: a flood is turned away first
+    writers.register(app)  # a crowd on one game waits its turn before reading the game
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
-    for blueprint in (banker, property, endgame, players, phone_deeds, phone_money, pwa, api, auth):
+    pages = (banker, property, endgame, players, phone_deeds, phone_money, pwa, api, auth)
+    for blueprint in (*pages, health):
         app.register_blueprint(blueprint.bp)
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)

@@ -3,7 +3,10 @@
 
 gevent workers: each connection is a greenlet, so the players' open live pages cost memory,
 not threads. No preload: gevent patches the standard library in each worker before the app
-is made there.
+is made there. The worker is gevent's with a cap on connections per client, and the logger
+masks tokens and keys (app/gunicorn_worker.py); `keepalive` bounds how long a connection
+may take to send each request's head. The access log goes to the standard output
+(TABLEBANK_ACCESS_LOG=false: none).
 
 The schema is upgraded once, before any worker starts (`on_starting`), and workers boot
 without touching the database. gunicorn stops the whole server when a worker fails to boot:
@@ -18,10 +21,13 @@ import sys
 # The operator's own choice, read once: the master sets it to false for its workers.
 UPGRADE_ON_START = os.environ.get("TABLEBANK_UPGRADE_ON_START", "true").lower() != "false"
 
-worker_class = "gevent"
+PACKAGE = __name__.rpartition(".")[0]  # `tablebank`, or `app` from the repository's top
+worker_class = f"{PACKAGE}.gunicorn_worker.Worker"
+logger_class = f"{PACKAGE}.gunicorn_worker.Logger"
+accesslog = "-" if os.environ.get("TABLEBANK_ACCESS_LOG", "true").lower() != "false" else None
 worker_connections = 5000  # open live pages and requests at once, per worker
 graceful_timeout = 5  # live streams end at once on shutdown; requests get this long
-keepalive = 5
+keepalive = 5  # seconds for a connection's next request line and headers (idle included)
 # The control socket has one path per user: two servers on one host would take each other's.
 control_socket_disable = True
 
@@ -40,8 +46,7 @@ def upgrade_schema_once(server) -> None:
     if not UPGRADE_ON_START:
         return
     os.environ.pop("TABLEBANK_UPGRADE_ON_START", None)
-    package = __name__.rpartition(".")[0]  # `tablebank`, or `app` from the repository's top
-    done = subprocess.run([sys.executable, "-c", f"from {package} import create_app; create_app()"])
+    done = subprocess.run([sys.executable, "-c", f"from {PACKAGE} import create_app; create_app()"])
     if done.returncode != 0:
         sys.exit("tablebank: the database schema could not be upgraded (see above)")
     os.environ["TABLEBANK_UPGRADE_ON_START"] = "false"  # workers inherit the master's environment

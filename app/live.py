@@ -22,6 +22,11 @@ reconnects; a stream that finds its watcher gone starts it again.
 A page's stream follows its game for the stream's whole life and waits on that game's own
 event: no thread of its own under gevent (a stream is a greenlet), and an action wakes only
 the pages of its game.
+
+Revocation travels the same way: a new banker key or a player's new link wakes the game's
+streams (`revoke`: at once in this process; `NOTIFY tablebank '<game> keys'` on PostgreSQL;
+on SQLite each sweep also reads a fingerprint of the game's keys), and each stream checks
+that what opened it still holds, ending if not.
 """
 
 from __future__ import annotations
@@ -43,6 +48,15 @@ TICK = 0.02  # seconds between two looks at SQLite's commit counter
 SWEEP = 10.0  # seconds between two reads of every followed version (LIVE_SWEEP_SECONDS)
 LISTEN_WAIT = 1.0  # seconds a PostgreSQL watcher waits for notices before looking around
 IN_CHUNKS = 500  # game ids per query when reading versions
+# A game's keys as a sweep reads them: its banker key and its players' tokens; a new one
+# wakes the game's streams to check what opened them.
+TOKENS = "(SELECT {} FROM player WHERE player.game_id = game.id)"
+FINGERPRINT = {
+    "postgresql": "banker_key || COALESCE("
+    + TOKENS.format("string_agg(token, ',' ORDER BY seat)")
+    + ", '')",
+    "sqlite": "banker_key || COALESCE(" + TOKENS.format("group_concat(token)") + ", '')",
+}
 _making = threading.Lock()
 
 
@@ -53,6 +67,32 @@ def announce(session, game_id: str, version: int, cash: list[str]) -> None:
         session.execute(
             text("SELECT pg_notify(:channel, :news)"), {"channel": CHANNEL, "news": news}
         )
+
+
+KEYS = "keys"  # the notice's word for "this game's keys changed"
+
+
+def announce_keys(session, game_id: str) -> None:
+    """Tell the other processes that a game's banker key or a player's link changed, inside
+    the transaction that changes it (PostgreSQL only)."""
+    if session.get_bind().dialect.name == "postgresql":
+        news = f"{game_id} {KEYS}"
+        session.execute(
+            text("SELECT pg_notify(:channel, :news)"), {"channel": CHANNEL, "news": news}
+        )
+
+
+def keys_of(session, game_id: str) -> str:
+    """The game's keys' fingerprint as the sweeps read it (a stream's baseline)."""
+    dialect = session.get_bind().dialect.name
+    query = text(f"SELECT {FINGERPRINT[dialect]} FROM game WHERE id = :game")  # noqa: S608
+    return session.scalar(query, {"game": game_id}) or ""
+
+
+def heard_keys(payload: str) -> str | None:
+    """The game of a notice that its keys changed; None for any other notice."""
+    game_id, _, rest = payload.partition(" ")
+    return game_id if rest == KEYS else None
 
 
 def heard(payload: str) -> tuple[str, int, list[str] | None] | None:
@@ -80,16 +120,19 @@ def hand_over() -> None:
 
 class Followed:
     """A game some open page of this process follows: its latest known version, every
-    player's cash at that version when the news said it, and the event its streams wait on
-    (replaced by a fresh one at each new version)."""
+    player's cash at that version when the news said it, how many times its keys changed
+    (and their fingerprint as a sweep last read it), and the event its streams wait on
+    (replaced by a fresh one at each news)."""
 
-    __slots__ = ("version", "cash", "followers", "news")
+    __slots__ = ("version", "cash", "followers", "news", "keys", "fingerprint")
 
     def __init__(self) -> None:
         self.version = -1
         self.cash: list[str] | None = None
         self.followers = 0
         self.news = threading.Event()
+        self.keys = 0
+        self.fingerprint: object = None
 
 
 class Watcher:
@@ -115,6 +158,21 @@ class Watcher:
             news, followed.news = followed.news, threading.Event()
         news.set()
 
+    def revoke(self, game_id: str, fingerprint: object = None) -> None:
+        """The game's keys changed (or, from a sweep, their fingerprint is not the one read
+        before): its streams wake and check what opened them."""
+        with self.lock:
+            followed = self.games.get(game_id)
+            if followed is None:
+                return
+            if fingerprint is not None:
+                before, followed.fingerprint = followed.fingerprint, fingerprint
+                if before is None or before == fingerprint:
+                    return
+            followed.keys += 1
+            news, followed.news = followed.news, threading.Event()
+        news.set()
+
     @contextmanager
     def follow(self, game_id: str) -> Iterator[Followed]:
         """Follow a game while the block runs (a stream's whole life)."""
@@ -130,16 +188,19 @@ class Watcher:
                 if not followed.followers:
                     del self.games[game_id]
 
-    def wait(self, followed: Followed, seen: int, timeout: float) -> tuple[int, list | None]:
-        """Block until the game is past version `seen`, the timeout, or a stop; the version
-        and the cash the news gave with it (None if it gave none)."""
+    def wait(
+        self, followed: Followed, seen: int, timeout: float, keys: int = 0
+    ) -> tuple[int, list | None, int]:
+        """Block until the game is past version `seen`, its keys changed since `keys`, the
+        timeout, or a stop; the version, the cash the news gave with it (None if it gave
+        none) and the keys' count of changes."""
         with self.lock:
-            if followed.version > seen or self.stopped.is_set():
-                return followed.version, followed.cash
+            if followed.version > seen or followed.keys != keys or self.stopped.is_set():
+                return followed.version, followed.cash, followed.keys
             news = followed.news
         news.wait(timeout)
         with self.lock:
-            return followed.version, followed.cash
+            return followed.version, followed.cash, followed.keys
 
     def stop(self) -> None:
         """End the watcher (a server shutting down); waiting streams wake at once."""
@@ -177,11 +238,13 @@ class Watcher:
             return list(self.games)
 
     def _sweep(self, read) -> None:
-        """Read every followed game's version with `read(ids)` and wake what moved on."""
+        """Read every followed game's version and keys' fingerprint with `read(ids)` and wake
+        what moved on."""
         ids = self._followed_ids()
         for start in range(0, len(ids), IN_CHUNKS):
-            for game_id, version in read(ids[start : start + IN_CHUNKS]):
+            for game_id, version, fingerprint in read(ids[start : start + IN_CHUNKS]):
                 self.bump(game_id, version)
+                self.revoke(game_id, fingerprint or "")
 
     def _listen_postgresql(self) -> None:
         import psycopg
@@ -192,7 +255,8 @@ class Watcher:
 
             def read(ids: list[str]):
                 return connection.execute(
-                    "SELECT id, version FROM game WHERE id = ANY(%s)", [ids]
+                    f"SELECT id, version, {FINGERPRINT['postgresql']} FROM game WHERE id = ANY(%s)",
+                    [ids],
                 ).fetchall()
 
             self.failures = 0
@@ -205,6 +269,8 @@ class Watcher:
                     news = heard(notice.payload)
                     if news is not None:
                         self.bump(*news)
+                    elif (revoked := heard_keys(notice.payload)) is not None:
+                        self.revoke(revoked)
 
     def _watch_sqlite(self) -> None:
         path = self.url.database
@@ -222,7 +288,8 @@ class Watcher:
 
             def read(ids: list[str]):
                 marks = ",".join("?" * len(ids))
-                query = f"SELECT id, version FROM game WHERE id IN ({marks})"  # noqa: S608
+                keys = FINGERPRINT["sqlite"]
+                query = f"SELECT id, version, {keys} FROM game WHERE id IN ({marks})"  # noqa: S608
                 return connection.execute(query, ids).fetchall()
 
             self.failures = 0

@@ -49,7 +49,7 @@ PG_ADMIN = "postgresql://postgres:postgres@127.0.0.1:5432/postgres"
 TABLEBANK_CMD = "{bin}/tablebank --host 127.0.0.1 --port {port}"
 GUNICORN_CMD = (  # the README's server: the product's gunicorn settings (gevent workers)
     "{bin}/gunicorn -c python:tablebank.gunicorn_conf --workers {workers} "
-    "--worker-class {worker_class} {thread_option}--bind 127.0.0.1:{port} --timeout 120 "
+    "{worker_option}{thread_option}--bind 127.0.0.1:{port} --timeout 120 "
     "tablebank:create_app()"
 )
 
@@ -196,7 +196,10 @@ def server_command(
         print("note: gevent is not installed; gunicorn runs gthread instead", file=sys.stderr)
         worker_class = "gthread"
     thread_option = f"--threads {threads} " if worker_class == "gthread" else ""
+    # gevent: the product's own worker (gunicorn_conf names it: gevent's, with limits)
+    worker_option = "" if worker_class == "gevent" else f"--worker-class {worker_class} "
     line = template.format(
+        worker_option=worker_option,
         bin=str(Path(sys.executable).parent),
         port=port,
         workers=workers,

@@ -42,7 +42,8 @@
   setInterval(tick, 1000);
 })();
 // Live pages: each new version's live part arrives by Server-Sent Events ("live"), or only
-// "version N is out" and the page fetches it; every seat's cash may come first ("cash").
+// "version N is out" and the page fetches it; every seat's cash may come first ("cash");
+// "gone" when the page's link or key no longer opens it.
 // EventSource reconnects by itself; if streams never work, poll instead. The new markup is
 // merged into the page (idiomorph, static/idiomorph.min.js): nodes that did not change stay,
 // so focus, an open panel, a chosen radio and typed text survive; the one sentence that
@@ -125,6 +126,10 @@
       failures = 0;
       var v = Number(e.lastEventId);
       if (v > version) { version = v; show(e.data); }
+    });
+    source.addEventListener("gone", function () {
+      // The link or banker key that opened this page was replaced: show why.
+      source.close(); location.reload();
     });
     source.onopen = function () { failures = 0; };
     source.onerror = function () {

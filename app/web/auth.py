@@ -17,9 +17,10 @@ import hmac
 import secrets
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, flash, g, redirect, request, session, url_for
+from flask import Blueprint, abort, current_app, flash, g, redirect, request, session, url_for
 from flask_babel import gettext
 
+from ..live import announce_keys, watcher
 from ..models import Game, db
 
 SESSION_KEY = "bankers"  # {game id: fingerprint of the banker key this device was given}
@@ -103,7 +104,9 @@ def rotate(game_id: str):
     this device stays the banker."""
     game = g.game
     game.banker_key = new_banker_key()
+    announce_keys(db.session, game.id)  # the old key's open pages, in every process
     db.session.commit()
+    watcher(current_app._get_current_object()).revoke(game.id)
     session.pop(OLD_SESSION_KEY, None)
     remember_banker(game)
     flash(gettext("New banker key: the old banker link and other banker phones no longer work"))

@@ -17,7 +17,7 @@ from . import turns
 from .args import seat_of
 from .filters import as_utc
 from .pages import Option, load, offer, page
-from .players import stream
+from .players import banker_stream
 from .present import row_said
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
@@ -82,7 +82,7 @@ def closes(game, state) -> list[Option]:
 @bp.get("/auction/live")
 def auction_live(game_id: str):
     """Bids from the phones on the banker's auction page at once (pushed like the others)."""
-    return stream(load(game_id), lambda: auction_fragment(bank.find(game_id)))
+    return banker_stream(game_id, lambda: auction_fragment(bank.find(game_id)))
 
 
 STEPS = (10, 50, 100)

@@ -1,9 +1,11 @@
 """Rate limits against anonymous load (Flask-Limiter): new games (and imports) per client
-address, writes from a player's link per link. The counters live in the app's own database
-(table `rate_count`), so every worker process of a server shares them, with no Redis.
+(an IPv4 address, an IPv6 /64) and for everyone together; every write from a player's link
+(any POST under /p/<token>), per link, in one count. The counters live in the app's own
+database (table `rate_count`), so every worker process of a server shares them, with no Redis.
 
-Settings: RATE_LIMIT_CREATE, RATE_LIMIT_PLAYER (Flask-Limiter's notation, "10/minute;100/day"),
-RATELIMIT_ENABLED. Behind a proxy, set PROXY_FIX so the client's address is the real one.
+Settings: RATE_LIMIT_CREATE, RATE_LIMIT_CREATE_ALL, RATE_LIMIT_PLAYER (Flask-Limiter's
+notation, "10/minute;100/day"), RATELIMIT_ENABLED. Behind a proxy, set PROXY_FIX so the
+client's address is the real one.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import time
 from flask import Flask, current_app, jsonify, request
 from flask_babel import gettext
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from limits.storage import Storage
 from sqlalchemy import delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -22,6 +23,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..models import RateCount, db
+from ..serving import client_group
 
 SCHEME = "tablebank"
 
@@ -85,12 +87,25 @@ class DatabaseStorage(Storage):
             connection.execute(delete(RateCount).where(RateCount.key == key[:255]))
 
 
-limiter = Limiter(key_func=get_remote_address, default_limits=[])
+def per_client() -> str:
+    """New games count per IPv4 address and per IPv6 /64 (serving.client_group)."""
+    return client_group(request.remote_addr)
+
+
+def everyone() -> str:
+    return "everyone"
+
+
+limiter = Limiter(key_func=per_client, default_limits=[])
+PHONE_WRITES = "/p/<token>"  # every POST route under it is a write from a player's phone
 
 
 def register(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_STORAGE_URI", f"{SCHEME}://")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    # No X-RateLimit-* headers: they are read from the database after the view, when an
+    # action or a game is already committed and the request's deadline may have run out (a
+    # 503 for a game made). A refusal says Retry-After.
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     limiter.init_app(app)
 
     @app.errorhandler(429)
@@ -105,19 +120,35 @@ def register(app: Flask) -> None:
 
 def apply(app: Flask) -> None:
     """The limits, on views registered by their blueprints: new games (pages, API, import)
-    share one counter per address; a player's writes count per link."""
+    share one counter per client, checked first, and one for everyone, which a client already
+    over its own limit does not use up; all the writes of a player's link share one counter."""
     for endpoint in ("banker.create", "api.create_game", "api.import_game"):
         if endpoint in app.view_functions:
             view = app.view_functions[endpoint]
-            app.view_functions[endpoint] = limiter.shared_limit(create_limit, scope="new-game")(
+            # Equal periods are checked in the order applied, and the first one over stops
+            # the count: the client's own limit first.
+            view = limiter.shared_limit(create_limit, scope="new-game")(view)
+            view = limiter.shared_limit(create_limit_all, scope="new-game-all", key_func=everyone)(
                 view
             )
-    view = app.view_functions["players.player_do"]
-    app.view_functions["players.player_do"] = limiter.limit(player_limit, key_func=per_link)(view)
+            app.view_functions[endpoint] = view
+    phone_writes = {
+        rule.endpoint
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith(PHONE_WRITES) and "POST" in (rule.methods or ())
+    }
+    for endpoint in sorted(phone_writes):
+        view = app.view_functions[endpoint]
+        limited = limiter.shared_limit(player_limit, scope="phone-writes", key_func=per_link)
+        app.view_functions[endpoint] = limited(view)
 
 
 def create_limit() -> str:
     return current_app.config["RATE_LIMIT_CREATE"]
+
+
+def create_limit_all() -> str:
+    return current_app.config["RATE_LIMIT_CREATE_ALL"]
 
 
 def player_limit() -> str:

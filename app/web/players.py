@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -24,15 +25,17 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload
+from werkzeug.exceptions import HTTPException
 
-from .. import bank
-from ..live import hand_over, watcher
+from .. import bank, db_setup
+from ..live import announce_keys, hand_over, keys_of, watcher
 from ..models import Game, Player, db, new_token
 from ..rules import KINDS, RuleError, rent_due, score
 from ..rules.actions import TURNS
 from ..rules.moves import waits
 from . import turns
 from .args import arg, whole
+from .auth import fingerprint
 from .banker import dashboard_fragment
 from .pages import expected_version, load, offer, page, payload_from_form
 from .present import CELL, board, history, history_page
@@ -44,6 +47,7 @@ OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at
 TABLE_HISTORY = 6  # the last actions the table screen shows
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
 KEEPALIVE = 15
+RETRY_LATER_MS = (2000, 10000)  # when a stream cannot open now: come back in 2 to 10 s
 
 
 def drawing(app) -> threading.BoundedSemaphore:
@@ -278,12 +282,15 @@ def table_screen(token: str, fragment: bool) -> str:
 # -- live streams ----------------------------------------------------------------------------
 
 
-def stream(game: Game, draw: Callable[[], str]) -> Response:
+def stream(game: Game, draw: Callable[[], str], allowed: Callable[[], bool]) -> Response:
     """Server-Sent Events: at each new version, the page's live part drawn afresh by `draw`
     (the same HTML as the page's `?fragment=1`, in this request's language), so the page
     needs no second request. The stream holds a database connection only while drawing and,
     under gevent, no thread; it ends after STREAM_SECONDS and the browser reconnects by
-    itself, saying the last version it heard."""
+    itself, saying the last version it heard. When the game's keys change, `allowed()` says
+    whether what opened the stream (a link, a banker key) still holds: if not, the stream
+    says `gone` and ends (the page reloads and shows why). A database that cannot be reached
+    ends it with a later retry, never an error once the answer has started."""
     live = watcher(current_app._get_current_object())
     game_id = game.id
     heard = [whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID"))]
@@ -291,17 +298,35 @@ def stream(game: Game, draw: Callable[[], str]) -> Response:
     db.session.remove()
 
     def events():
+        yield "retry: 1000\n\n"  # the answer has started: from here on, no error status
         with live.follow(game_id) as followed:
-            live.bump(game_id, version_now(game_id))  # what happened before we followed
+            keys = followed.keys  # from here on, a change of keys wakes this stream
+            try:
+                opened = opening(game_id, allowed)
+            except db_setup.UNAVAILABLE:
+                yield retry_later()
+                return
+            if opened is None:
+                yield GONE
+                return
+            live.revoke(game_id, opened[1])  # the keys as they were when it opened
+            live.bump(game_id, opened[0])  # what happened before we followed
             last, stop = seen, time.monotonic() + STREAM_SECONDS
-            yield "retry: 1000\n\n"
             while time.monotonic() < stop and not live.stopped.is_set():
-                version, cash = live.wait(followed, last, KEEPALIVE)
+                version, cash, now_keys = live.wait(followed, last, KEEPALIVE, keys)
+                if now_keys != keys:
+                    keys = now_keys
+                    if not still_allowed(allowed):
+                        yield GONE
+                        return
                 if version > last:
                     if cash is not None:
                         yield cash_event(version, cash)  # sent before the drawing starts
                         hand_over()
                     last, event = news(game_id, version, draw)
+                    if event is GONE:
+                        yield GONE
+                        return
                     yield event
                 else:
                     yield ": still here\n\n"
@@ -310,15 +335,68 @@ def stream(game: Game, draw: Callable[[], str]) -> Response:
     return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
 
 
+GONE = "event: gone\ndata: \n\n"  # what opened the stream no longer holds
+
+
+def opening(game_id: str, allowed: Callable[[], bool]) -> tuple[int, str] | None:
+    """The game's version and keys' fingerprint as the stream opens, or None if what opened
+    it no longer holds. The keys are read first: a change after that read is seen either by
+    `allowed` or by the next sweep against this fingerprint."""
+    try:
+        keys = keys_of(db.session, game_id)
+        if not allowed():
+            return None
+        return version_of(game_id), keys
+    finally:
+        db.session.remove()
+
+
+def allowed_now(allowed: Callable[[], bool]) -> bool:
+    try:
+        return allowed()
+    finally:
+        db.session.remove()
+
+
+def still_allowed(allowed: Callable[[], bool]) -> bool:
+    """Whether the stream may go on; a database that cannot say keeps it going (the sweep
+    and the next change look again)."""
+    try:
+        return allowed_now(allowed)
+    except db_setup.UNAVAILABLE:
+        return True
+
+
+def retry_later() -> str:
+    """The browser's EventSource comes back after a while, spread so that a thousand pages
+    turned away at once do not all come back at once."""
+    return f"retry: {random.randint(*RETRY_LATER_MS)}\n\n"
+
+
+def retry_stream() -> Response:
+    """The answer to a stream that cannot open now (no pooled connection, the deadline): a
+    stream that only says when to come back, instead of an error status, after which
+    EventSource would give up."""
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(retry_later(), mimetype="text/event-stream", headers=headers)
+
+
 def news(game_id: str, version: int, draw: Callable[[], str]) -> tuple[int, str]:
     """The event for a new version: the live part as it is now, and a version it shows at
     least (read before drawing: a later action is sent again, never skipped); "version N is
-    out" if it cannot be drawn here, and the page fetches it as it would when polling."""
+    out" if it cannot be drawn here, and the page fetches it as it would when polling; GONE
+    if the page's link or key no longer opens it."""
     try:
         with drawing(current_app):
             drawn = version_of(game_id)
             html = draw()  # on the same checkout: one pre-ping, not two
-    except Exception:  # noqa: BLE001  a game gone or a bad row: the page's own fetch says why
+    except HTTPException as refused:  # 403, 404: the page is no longer this device's
+        if refused.code in (403, 404):
+            return version, GONE
+        return version, f"id: {version}\nevent: version\ndata: {version}\n\n"
+    except db_setup.UNAVAILABLE:
+        return version, f"id: {version}\nevent: version\ndata: {version}\n\n"
+    except Exception:  # noqa: BLE001  a bad row: the page's own fetch says why
         current_app.logger.exception("live: could not draw game %s", game_id)
         return version, f"id: {version}\nevent: version\ndata: {version}\n\n"
     finally:
@@ -338,26 +416,38 @@ def version_of(game_id: str) -> int:
     return db.session.scalar(select(Game.version).where(Game.id == game_id)) or 0
 
 
-def version_now(game_id: str) -> int:
-    try:
-        return version_of(game_id)
-    finally:
-        db.session.remove()  # the stream goes on without a database connection
-
-
 @bp.get("/p/<token>/live")
 def player_live(token: str):
-    return stream(player_by_token(token).game, lambda: player_screen(token, fragment=True))
+    return stream(
+        player_by_token(token).game,
+        lambda: player_screen(token, fragment=True),
+        lambda: token_holds(Player.token, token),
+    )
 
 
 @bp.get("/t/<token>/live")
 def table_live(token: str):
-    return stream(game_by_table_token(token), lambda: table_screen(token, fragment=True))
+    return stream(
+        game_by_table_token(token),
+        lambda: table_screen(token, fragment=True),
+        lambda: token_holds(Game.table_token, token),
+    )
 
 
 @bp.get("/g/<game_id>/live")
 def banker_live(game_id: str):
-    return stream(load(game_id), lambda: dashboard_fragment(bank.find(game_id)))
+    return banker_stream(game_id, lambda: dashboard_fragment(bank.find(game_id)))
+
+
+def banker_stream(game_id: str, draw: Callable[[], str]) -> Response:
+    """A banker's page's stream: it ends when the banker key it was let in with changes."""
+    game = load(game_id)
+    opened_with = fingerprint(game)
+    return stream(game, draw, lambda: fingerprint(bank.find(game_id)) == opened_with)
+
+
+def token_holds(column, token: str) -> bool:
+    return db.session.scalar(select(column).where(column == token)) is not None
 
 
 # -- links and QR codes on the banker's phone --------------------------------------------------
@@ -427,7 +517,9 @@ def new_link(game_id: str, seat: int):
     game = load(game_id)
     player = seat_player(game, seat)
     player.token = new_token()
+    announce_keys(db.session, game_id)  # the old link's open pages, in every process
     db.session.commit()
+    watcher(current_app._get_current_object()).revoke(game_id)
     name = bank.state_of(game).players[seat].name
     flash(_("New link for %(player)s: the old one no longer works", player=name))
     return redirect(url_for("players.codes", game_id=game_id) + f"#seat{seat}")

@@ -40,6 +40,14 @@ class SessionOverHttps(SecureCookieSessionInterface):
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
 
+def body_limit() -> int | None:
+    """The most bytes this request's route takes (MAX_CONTENT_LENGTH; more for an import)."""
+    limit = LARGER_BODIES.get(request.endpoint or "")
+    if limit is not None:
+        request.max_content_length = limit
+    return request.max_content_length
+
+
 def register(app: Flask) -> None:
     hops = int(app.config.get("PROXY_FIX") or 0)
     if hops > 0:  # X-Forwarded-For/-Proto/-Host/-Prefix from that many proxies are believed
@@ -51,10 +59,7 @@ def register(app: Flask) -> None:
         """Judged by its Content-Length, before anything reads the body or writes to the
         database for it (a rate limit's counter, the banker check): 20 MB of junk costs
         the server a header, and no new game's place under the limit."""
-        limit = LARGER_BODIES.get(request.endpoint or "")
-        if limit is not None:
-            request.max_content_length = limit
-        if (request.content_length or 0) > (request.max_content_length or float("inf")):
+        if (request.content_length or 0) > (body_limit() or float("inf")):
             abort(413)
 
     @app.before_request

@@ -40,16 +40,28 @@ class Server:
             "-c", "python:tablebank.gunicorn_conf", "--workers", str(self.workers),
             "--bind", f"127.0.0.1:{self.port}", "tablebank:create_app()",
         ]  # fmt: skip
+        self.run(command, ROOT, self.environment())
+
+    def start_command(self) -> None:
+        """The README's `tablebank` command (one gevent process) instead of gunicorn."""
+        tablebank = Path(sys.executable).with_name("tablebank")
+        module = [sys.executable, "-m", "tablebank.cli"]
+        program = [str(tablebank)] if tablebank.exists() else module
+        command = [*program, "--host", "127.0.0.1", "--port", str(self.port)]
+        self.run(command, ROOT, self.environment())
+
+    def environment(self) -> dict:
         # News must be pushed: the watcher's safety-net sweep would hide a lost notice.
         env = {**os.environ, "DATABASE_URL": self.db_url, "TABLEBANK_LIVE_SWEEP_SECONDS": "3600"}
         env.update(self.env)  # a test's own settings, as TABLEBANK_<NAME>
-        self.run(command, ROOT, env)
+        return env
 
     def run(self, command: list, cwd: Path, env: dict) -> None:
-        """Start `command` as this server, returning once it answers /api/editions."""
+        """Start `command` as this server, returning once it answers /api/editions; what it
+        writes (logs, access log) goes to self.log."""
         self.process = subprocess.Popen(
             command, cwd=cwd, env=env, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=self.log,
+            stdout=self.log, stderr=self.log,
         )  # fmt: skip
         deadline = time.monotonic() + 90  # a loaded machine boots workers slowly
         while time.monotonic() < deadline and self.process.poll() is None:
@@ -62,8 +74,12 @@ class Server:
         raise RuntimeError(f"{Path(command[0]).name} did not start:\n{self.errors()}")
 
     def errors(self) -> str:
+        return self.output()[-3000:]
+
+    def output(self) -> str:
+        """Everything the server wrote (its error and access logs), so far."""
         self.log.seek(0)
-        return self.log.read().decode(errors="replace")[-3000:]
+        return self.log.read().decode(errors="replace")
 
     def kill(self) -> None:
         """SIGKILL the whole server, master and workers, with no chance to clean up."""

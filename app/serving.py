@@ -1,0 +1,121 @@
+"""Connections as both servers take them (the `tablebank` command: app/home_server.py;
+gunicorn: app/gunicorn_worker.py): who a client is, how many connections one client may
+hold, and a request's body read whole, in bounded time, before anything else runs for it.
+
+Slow or idle clients must cost a little memory and never a normal request's answer: a body
+that dribbles in must not hold a pooled database connection (the banker check reads the
+game before the view reads the body), nor count against the request's deadline, which is
+the database's (db_setup.with_deadline).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import Counter
+from collections.abc import Callable
+
+IPV6_NETWORK = 64  # an IPv6 host gets a /64 to itself: 2^64 addresses, one client
+
+
+def plain_answer(status: str, words: str) -> bytes:
+    """A whole HTTP answer in words, for a connection about to be closed."""
+    body = words.encode()
+    return (
+        f"HTTP/1.1 {status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8"
+        f"\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+
+
+TOO_MANY = plain_answer(
+    "429 Too Many Requests",
+    "Too many connections from your network: close some pages, then try again.",
+)
+PLAIN = "text/plain; charset=utf-8"
+SLOW_BODY = "The request took too long to arrive: check the connection and try again."
+
+
+def client_group(address: str | None) -> str:
+    """What the limits count a client by: its IPv4 address, or its IPv6 /64 network (an
+    IPv4 address written in IPv6 is the IPv4 one). Anything else counts as itself."""
+    try:
+        ip = ipaddress.ip_address((address or "").split("%", 1)[0])
+    except ValueError:
+        return address or "unknown"
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/{IPV6_NETWORK}", strict=False))
+    return str(ip)
+
+
+def connections_per_client(config) -> int:
+    """CONNECTIONS_PER_CLIENT, or 0 (no cap) behind a proxy: every connection then comes from
+    the proxy, which has its own limits (docs/SECURITY.md)."""
+    return 0 if int(config.get("PROXY_FIX") or 0) else int(config["CONNECTIONS_PER_CLIENT"])
+
+
+class ConnectionCap:
+    """Open connections per client in one process (greenlets of one thread: no lock)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.open: Counter[str] = Counter()
+
+    def enter(self, address) -> str | None:
+        """The client's group, counted; None if it holds `most` connections already."""
+        group = client_group(address[0] if isinstance(address, tuple) else None)
+        if self.most and self.open[group] >= self.most:
+            return None
+        self.open[group] += 1
+        return group
+
+    def leave(self, group: str) -> None:
+        self.open[group] -= 1
+        if self.open[group] <= 0:
+            del self.open[group]
+
+
+def refuse(sock) -> None:
+    """A connection over its client's cap: a 429 in words, and closed."""
+    try:
+        sock.sendall(TOO_MANY)
+    except OSError:
+        pass
+    finally:
+        sock.close()
+
+
+def bodies_in_time(app, body_limit: Callable[[], int | None]) -> None:
+    """Under gevent: a request's body (at most `body_limit()` bytes, its route's) is read
+    whole before the request's deadline starts and before any hook runs, within
+    BODY_SECONDS plus one second per BODY_RATE bytes; else a 408 in words, and the
+    connection is closed. A body over the limit is left unread (the 413 comes from its
+    Content-Length)."""
+    import gevent
+    from flask import jsonify, request
+    from werkzeug.exceptions import HTTPException
+
+    dispatch = app.full_dispatch_request
+
+    def full_dispatch_request():
+        chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+        length, limit = request.content_length, body_limit()
+        if (length or chunked) and (limit is None or (length or 0) <= limit):
+            seconds = app.config["BODY_SECONDS"] + (length or limit or 0) / app.config["BODY_RATE"]
+            arrived = False
+            try:
+                with gevent.Timeout(seconds, False):
+                    request.get_data(cache=True)  # what the form, JSON and views read
+                    arrived = True
+            except HTTPException as error:  # over the limit (chunked), or the client left
+                return app.finalize_request(app.handle_user_exception(error))
+            if not arrived:
+                words = {"error": SLOW_BODY, "rule": "http"}
+                api = request.path.startswith("/api/")
+                answer, kind = (jsonify(words), None) if api else (SLOW_BODY, PLAIN)
+                headers = {"Connection": "close", **({"Content-Type": kind} if kind else {})}
+                response = app.make_response((answer, 408, headers))
+                return app.finalize_request(response)
+        return dispatch()
+
+    app.full_dispatch_request = full_dispatch_request

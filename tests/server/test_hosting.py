@@ -1,0 +1,127 @@
+"""The host's kit: health and readiness for monitoring, the version, owner-only instance files,
+and a backup and restore of every game (SQLite online; PostgreSQL's own tools)."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from tablebank import create_app
+from tablebank.models import db
+
+from ..conftest import POSTGRES
+from ..support import setup_of
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_healthz_answers_and_readyz_checks_the_database_and_its_schema(app, client):
+    assert client.get("/healthz").get_json() == {"alive": True}
+    assert client.get("/readyz").get_json() == {"ready": True}
+    with app.app_context():
+        db.session.execute(text("UPDATE alembic_version SET version_num = 'older'"))
+        db.session.commit()
+        db.session.remove()
+    answer = client.get("/readyz")
+    assert answer.status_code == 503
+    assert "schema is not the newest" in answer.get_json()["error"]
+    assert "Set-Cookie" not in answer.headers  # a probe makes no session
+
+
+def test_healthz_needs_no_database_and_readyz_says_it_does_not_answer(tmp_path):
+    nowhere = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": "postgresql://nobody@127.0.0.1:9/none",
+            "UPGRADE_ON_START": False,
+            "DB_CONNECT_TIMEOUT": 1,
+        }
+    )
+    client = nowhere.test_client()
+    assert client.get("/healthz").status_code == 200
+    answer = client.get("/readyz")
+    assert answer.status_code == 503
+    assert answer.get_json() == {"ready": False, "error": "the database is not answering"}
+
+
+def test_the_command_says_its_version():
+    command = Path(sys.executable).with_name("tablebank")
+    shown = subprocess.run([command, "--version"], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == f"tablebank {metadata.version('tablebank')}"
+
+
+def test_instance_files_and_folder_are_the_owner_s_only(tmp_path, monkeypatch):
+    instance = tmp_path / "instance"
+    monkeypatch.setenv("TABLEBANK_INSTANCE", str(instance))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    create_app({"TESTING": True})
+    assert mode(instance) == 0o700
+    assert mode(instance / "secret_key") == 0o600
+    assert mode(instance / "tablebank.sqlite") == 0o600
+    assert all(mode(side) == 0o600 for side in instance.glob("tablebank.sqlite*"))
+    # Files an older version left readable by anyone are made the owner's at the next start.
+    (instance / "tablebank.sqlite").chmod(0o644)
+    instance.chmod(0o755)
+    create_app({"TESTING": True})
+    assert mode(instance) == 0o700
+    assert mode(instance / "tablebank.sqlite") == 0o600
+
+
+def cash_of(client, game_id: str, key: str) -> list[int]:
+    game = client.get(f"/api/games/{game_id}", headers={"X-Banker-Key": key}).get_json()
+    return [p["cash"] for p in game["players"]]
+
+
+@pytest.mark.skipif(POSTGRES, reason="SQLite's backup: the PostgreSQL case is the next test")
+def test_backup_is_consistent_while_a_write_is_under_way_and_restore_brings_it_back(
+    app, client, tmp_path
+):
+    made = client.post("/api/games", json=setup_of(starting_cash=1000)).get_json()
+    game_id, key = made["id"], made["banker_key"]
+    pay = {"kind": "bank_pay", "player": 0, "amount": 10}
+    headers = {"X-Banker-Key": key}
+    assert (
+        client.post(f"/api/games/{game_id}/actions", json=pay, headers=headers).status_code == 201
+    )
+    live = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    writer = sqlite3.connect(live, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # another process in the middle of a write
+    writer.execute("UPDATE game SET edition = 'uk' WHERE id = ?", (game_id,))
+    copy = tmp_path / "games.backup"
+    runner = app.test_cli_runner()
+    done = runner.invoke(args=["backup", str(copy)])
+    writer.execute("ROLLBACK")
+    writer.close()
+    assert done.exit_code == 0, done.output
+    assert mode(copy) == 0o600
+    with sqlite3.connect(copy) as kept:
+        assert kept.execute("SELECT edition FROM game").fetchall() == [("us-classic",)]
+    assert (
+        client.post(f"/api/games/{game_id}/actions", json=pay, headers=headers).status_code == 201
+    )
+    assert cash_of(client, game_id, key) == [1020, 1000, 1000]
+    assert runner.invoke(args=["backup", str(copy)]).exit_code != 0  # never over a file
+    restored = runner.invoke(args=["restore", str(copy), "--yes"])
+    assert restored.exit_code == 0, restored.output
+    assert cash_of(client, game_id, key) == [1010, 1000, 1000]  # as it was at the backup
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database" * 100)
+    refused = runner.invoke(args=["restore", str(junk), "--yes"])
+    assert refused.exit_code != 0 and "not a tablebank database" in refused.output
+    assert cash_of(client, game_id, key) == [1010, 1000, 1000]
+
+
+@pytest.mark.skipif(not POSTGRES, reason="the advice is for PostgreSQL")
+def test_backup_on_postgresql_gives_pg_dump_advice(app, tmp_path):
+    done = app.test_cli_runner().invoke(args=["backup", str(tmp_path / "x")])
+    assert done.exit_code != 0 and "pg_dump" in done.output and "pg_restore" in done.output
+    assert not (tmp_path / "x").exists()

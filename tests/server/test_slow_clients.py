@@ -1,0 +1,123 @@
+"""Slow and idle clients on both servers (the `tablebank` command and gunicorn): a connection
+that sends nothing, or its head or body too slowly, is closed (a 408 in words once the
+request has begun) and holds no database connection meanwhile, so the banker's actions are
+answered; one client holds only so many connections; no token or key in any log line."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from contextlib import ExitStack
+
+import pytest
+
+from .conftest import Server, new_game
+
+SETTINGS = {
+    "TABLEBANK_KEEPALIVE_SECONDS": "1",
+    "TABLEBANK_HEADER_SECONDS": "1",
+    "TABLEBANK_BODY_SECONDS": "1",
+    "TABLEBANK_BODY_RATE": "1000000",
+    "GUNICORN_CMD_ARGS": "--keep-alive 1",
+}
+WAIT = 30  # seconds a test waits for a server to close a connection: far beyond its limits
+
+
+@pytest.fixture(params=["tablebank", "gunicorn"])
+def served(request, tmp_path, database_url):
+    server = Server(database_url(tmp_path), workers=2, env=SETTINGS)
+    server.start_command() if request.param == "tablebank" else server.start()
+    yield server
+    server.close()
+
+
+def connect(server: Server, source: str = "127.0.0.1") -> socket.socket:
+    sock = socket.create_connection(
+        ("127.0.0.1", server.port), timeout=WAIT, source_address=(source, 0)
+    )
+    return sock
+
+
+def answer_of(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    return received
+
+
+def test_an_idle_connection_and_a_slow_head_are_closed(served):
+    with connect(served) as idle:
+        assert answer_of(idle) == b""  # closed, not answered
+    with connect(served) as slow:
+        slow.sendall(b"GET /api/editions HTTP/1.1\r\nHost: x\r\n")  # and never the end
+        answer = answer_of(slow)
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 408")
+
+
+def slow_body(server: Server, path: str, key: str) -> bytes:
+    """A banker's action whose body stops arriving after its first bytes."""
+    with connect(server) as sock:
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"X-Banker-Key: {key}\r\nContent-Length: 60\r\n\r\n"
+        )
+        sock.sendall(head.encode() + b'{"kind": "bank_pay",')
+        return answer_of(sock)
+
+
+def test_slow_bodies_are_refused_and_hold_no_database_connection(served):
+    game_id, key = new_game(served)
+    path = f"/api/games/{game_id}/actions"
+    answers: list[bytes] = []
+    slow = [
+        threading.Thread(target=lambda: answers.append(slow_body(served, path, key)))
+        for _ in range(30)  # more than a worker's pooled connections (15)
+    ]
+    for thread in slow:
+        thread.start()
+    pay = {"kind": "bank_pay", "player": 1, "amount": 1}
+    statuses = [served.call("POST", path, pay, key)[0] for _ in range(5)]
+    for thread in slow:
+        thread.join()
+    assert statuses == [201] * 5
+    assert len(answers) == 30
+    assert all(a.startswith(b"HTTP/1.1 408") and b"took too long" in a for a in answers)
+    _, game = served.call("GET", f"/api/games/{game_id}", key=key)
+    assert game["version"] == 5  # the slow ones did nothing
+
+
+@pytest.fixture(params=["tablebank", "gunicorn"])
+def capped(request, tmp_path, database_url):
+    """One process (gunicorn counts per worker), connections kept open long enough."""
+    settings = {"TABLEBANK_CONNECTIONS_PER_CLIENT": "10", "GUNICORN_CMD_ARGS": "--keep-alive 60"}
+    server = Server(database_url(tmp_path), workers=1, env=settings)
+    server.start_command() if request.param == "tablebank" else server.start()
+    yield server
+    server.close()
+
+
+def test_one_client_holds_only_so_many_connections(capped):
+    with ExitStack() as held:
+        for _ in range(10):
+            sock = held.enter_context(connect(capped))
+            sock.sendall(b"GET /api/editions HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert sock.recv(12) == b"HTTP/1.1 200"  # each one served, and kept open
+        with connect(capped) as eleventh:
+            refused = answer_of(eleventh)
+        assert b"429 Too Many Requests" in refused and b"Too many connections" in refused
+        with connect(capped, source="127.0.0.2") as other:  # another client is served
+            other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert answer_of(other).startswith(b"HTTP/1.1 200")
+    assert served_again(capped)  # once the server has seen the client's connections close
+
+
+def served_again(server: Server) -> bool:
+    for _ in range(100):
+        with connect(server) as again:
+            again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            if answer_of(again).startswith(b"HTTP/1.1 200"):
+                return True
+        time.sleep(0.1)
+    return False
