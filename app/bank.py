@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import integrity, logbook
 from .db_setup import awaiting_commit
-from .inputs import clean_payload, clean_setup
+from .inputs import clean_payload, clean_setup, clean_text
 from .live import announce, hand_over, watcher
 from .models import Action, Game, Player, db
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
@@ -165,12 +165,10 @@ def perform(
 ) -> Done:
     """Apply one action all-or-nothing, one at a time per game, in the order the lock is
     granted; a repeated idempotency key returns the first result instead."""
-    if key is not None and (
-        not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY or "\x00" in key
-    ):  # NUL: PostgreSQL cannot even look such a key up
-        raise RuleError(
-            "input", f"An idempotency key is text of 1 to {MAX_KEY} characters, without NUL"
-        )
+    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY):
+        raise RuleError("input", f"An idempotency key is text of 1 to {MAX_KEY} characters")
+    if key is not None:
+        key = clean_text(key, "idempotency_key")  # NFC; never NUL, which PostgreSQL refuses
     payload = clean_payload(kind, payload)  # only the fields the schema names are stored
     try:
         return _perform(game_id, kind, payload, actor, key, expected_version)
