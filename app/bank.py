@@ -19,7 +19,7 @@ from . import integrity, logbook
 from .db_setup import awaiting_commit
 from .inputs import clean_payload, clean_setup, clean_text
 from .live import announce, hand_over, watcher
-from .models import Action, Game, Player, db
+from .models import Action, Game, Player, db, new_game_id
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
 
 LOCK = {"sqlite_immediate": True}  # BEGIN IMMEDIATE on SQLite; see db_setup.py
@@ -74,7 +74,7 @@ def create_game(setup: dict) -> Game:
     state = new_game(edition, setup)
     db.session.rollback()  # a write transaction of its own, locked from its start (SQLite)
     db.session.connection(execution_options=LOCK)
-    game = Game(edition=edition.id, setup=setup, version=0, state=state.to_dict())
+    game = Game(id=new_game_id(), edition=edition.id, setup=setup, version=0, state=state.to_dict())
     integrity.seal(game)
     game.players = [Player(seat=p.seat) for p in state.players]
     db.session.add(game)
@@ -287,8 +287,10 @@ def ends_at(game: Game) -> datetime | None:
 
 
 def time_is_up(game: Game) -> bool:
+    """The end has come and the game can still be ended (a read-only game cannot)."""
     end = ends_at(game)
-    return end is not None and not game.state.get("ended") and datetime.now(UTC) >= end
+    up = end is not None and not game.state.get("ended") and datetime.now(UTC) >= end
+    return up and integrity.intact(game)
 
 
 def random_hands(game: Game, per_player: int = 2) -> list[list[int]]:
