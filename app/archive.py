@@ -1,97 +1,353 @@
 """A game out and back in, and what is kept how long.
 
-- Export: a game as JSON, its setup and its whole log (every action, undos included), which
-  is everything the game is; the snapshot and the indexes are rebuilt from them.
-- Import: a new game made from an export by doing every action again through the bank, each
-  one checked by the rules core, then the result compared with a replay of the log. Anything
-  refused, and the new game is deleted: nothing half-imported stays.
+- Export (`export_lines`): a game as JSON, streamed a chunk of its log at a time with no
+  ceiling on its length: its setup, its whole log (every action, undos included, each with its
+  time), its final snapshot, the format's version and a SHA-256 checksum of all of them.
+- Import (`import_game`): the archive is checked whole before anything is written: its format
+  version, its checksum (an archive edited after it was made is refused), every action done
+  again in memory through the rules core in order (`rules.apply`, undo as the log's own
+  stack, as `logbook.reindex` does), the result compared with the archive's final snapshot.
+  Then the game, its players and every log row are written in one transaction, with their
+  original times: a finished time-limited game comes back finished. It is bounded: at most
+  MAX_LOG actions and IMPORT_BYTES, one import at a time per process (another is refused at
+  once), IMPORT_SECONDS of replay, during which other requests are served in turn.
 - Retention (`flask --app tablebank prune`): finished games whose last action is older than
   KEEP_FINISHED_DAYS, and any game untouched for KEEP_IDLE_DAYS, are deleted with their log.
+
+The checksum is not a signature: it catches an archive changed by hand or damaged on the way,
+not a forger who recomputes it. A forged archive is still replayed through every rule, so it
+can only be a game that could have been played.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 import time
+import unicodedata
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
 
-from . import bank, integrity
-from .models import Action, Game, Party, Player, RateCount, db
-from .rules import KINDS, RuleError
+from . import bank, integrity, logbook
+from .db_setup import awaiting_commit, deadline_paused
+from .inputs import clean_payload, clean_setup, parse_json
+from .models import LOG_FORMAT, Action, Game, Party, Player, RateCount, db, new_game_id
+from .rules import UNDO, GameState, Outcome, RuleError, apply, new_game
 
 FORMAT = "tablebank-game"
+VERSION = 2  # 2: times, final snapshot, checksum. 1 had none (imported only by the host)
 MAX_LOG = 20_000  # actions in one import
 IMPORT_BYTES = 4 * 1024 * 1024  # an import may be larger than an action (MAX_CONTENT_LENGTH)
+IMPORT_SECONDS = 60  # the most one import may replay for (setting IMPORT_SECONDS)
+DEPTH = 12  # an archive nests its payloads and its snapshot a few levels deeper than a body
+CHUNK = 1000  # log rows read (export) or written (import) per statement
+YIELD_EVERY = 0.01  # seconds of replay between two turns of the other requests
+ONE_AT_A_TIME = threading.Lock()  # gevent's, once patched: one import per process
+
+
+# -- the checksum ---------------------------------------------------------------------------
+
+
+def canonical(value: object) -> str:
+    """One text for one value: sorted keys, no spaces, ASCII, text in NFC."""
+    return json.dumps(_nfc(value), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def _nfc(value: object) -> object:
+    if isinstance(value, str):
+        return value if value.isascii() else unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [_nfc(item) for item in value]
+    if isinstance(value, dict):
+        return {_nfc(key): _nfc(item) for key, item in value.items()}
+    return value
+
+
+def _header(edition: str, created_at: str, setup: dict) -> dict:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "edition": edition,
+        "created_at": created_at,
+        "setup": setup,
+    }
+
+
+class Checksum:
+    """SHA-256 of the header, each log entry and the final snapshot, one canonical line each."""
+
+    def __init__(self) -> None:
+        self.digest = hashlib.sha256()
+
+    def add(self, line: str) -> str:
+        self.digest.update(line.encode() + b"\n")
+        return line
+
+    def text(self) -> str:
+        return "sha256:" + self.digest.hexdigest()
+
+
+# -- export ---------------------------------------------------------------------------------
+
+
+def export_lines(game: Game) -> Iterator[str]:
+    """The archive as JSON text, a chunk at a time: the log's rows up to the snapshot's
+    version (rows are never changed, so the snapshot and they are one picture), read CHUNK at
+    a time, the database let go between chunks."""
+    game_id, version, final = game.id, game.version, {"version": game.version, "state": game.state}
+    header = _header(game.edition, _utc(game.created_at).isoformat(), game.setup)
+    checksum = Checksum()
+    opened = checksum.add(canonical(header))
+    yield opened[:-1] + ',"log":['
+    separator = ""
+    for first in range(1, version + 1, CHUNK):
+        rows = db.session.execute(
+            select(Action.seq, Action.kind, Action.payload, Action.actor, Action.created_at)
+            .where(Action.game_id == game_id, Action.seq >= first, Action.seq < first + CHUNK)
+            .where(Action.seq <= version)
+            .order_by(Action.seq)
+        ).all()
+        db.session.rollback()  # a slow download holds no connection
+        for seq, kind, payload, actor, at in rows:
+            yield separator + checksum.add(canonical(_entry(seq, kind, payload, actor, at)))
+            separator = ","
+    closing = checksum.add(canonical(final))
+    yield f'],"final":{closing},"checksum":"{checksum.text()}"}}\n'
+
+
+def _entry(seq: int, kind: str, payload: dict, actor: str, at: datetime) -> dict:
+    return {
+        "seq": seq,
+        "kind": kind,
+        "payload": payload,
+        "actor": actor,
+        "at": _utc(at).isoformat(),
+    }
 
 
 def export(game: Game) -> dict:
-    return {
-        "format": FORMAT,
-        "version": 1,
-        "edition": game.edition,
-        "created_at": _utc(game.created_at).isoformat(),
-        "setup": game.setup,
-        "log": [
-            {
-                "seq": row.seq,
-                "kind": row.kind,
-                "payload": row.payload,
-                "actor": row.actor,
-                "at": _utc(row.created_at).isoformat(),
-            }
-            for row in bank.log_of(game)
-        ],
-    }
+    """The archive as one value (the CLI, the tests)."""
+    return json.loads("".join(export_lines(game)))
 
 
 def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def _actor(value: object) -> str:
+# -- import: checking -----------------------------------------------------------------------
+
+
+def _refuse(template: str, **values) -> RuleError:
+    return RuleError("input", template, **values)
+
+
+def _moment(value: object) -> datetime | None:
+    """An ISO time with its offset, in UTC; None when it is not one."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment.astimezone(UTC) if moment.tzinfo is not None else None
+
+
+def _actor(value: object) -> str | None:
     if isinstance(value, str) and (
         value in ("banker", "api", "clock")
         or (value.startswith("player:") and value[7:].isdigit() and len(value) < 10)
     ):
         return value
-    return "banker"
+    return None
 
 
-def import_game(data: object) -> Game:
-    """A new game from an export, every action checked again; RuleError if anything is off."""
+def _checked(data: object, unchecked: bool) -> tuple[dict, list, dict | None]:
+    """The archive's setup, log and final snapshot, once its form, version and checksum are
+    right; RuleError("input") in words otherwise."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RuleError("input", "This is not a tablebank game export")
+        raise _refuse("This is not a tablebank game export")
     log = data.get("log")
     if not isinstance(log, list) or len(log) > MAX_LOG:
-        raise RuleError("input", "The export's log must be a list of at most 20,000 actions")
-    game = bank.create_game(data.get("setup"))
+        raise _refuse("The export's log must be a list of at most {most:,} actions", most=MAX_LOG)
+    setup = data.get("setup")
+    if data.get("version") == 1 and unchecked:  # the host's own old archive: no final, no sum
+        return setup, log, None
+    if data.get("version") == 1:
+        raise _refuse(
+            "This export was made by an older tablebank and carries no checksum, so it cannot "
+            "be checked. The host can import it with: flask --app tablebank import --unchecked"
+        )
+    if data.get("version") != VERSION:
+        raise _refuse("This export's format version is not one this tablebank reads")
+    final = data.get("final")
+    if not isinstance(final, dict) or not isinstance(setup, dict):
+        raise _refuse("The export has no final state")
+    checksum = Checksum()
+    checksum.add(canonical(_header(data.get("edition"), data.get("created_at"), setup)))
+    for entry in log:
+        checksum.add(canonical(entry))
+    checksum.add(canonical(final))
+    if data.get("checksum") != checksum.text():
+        raise _refuse(
+            "This export was changed after it was made (its checksum does not match), so it "
+            "is not imported"
+        )
+    return setup, log, final
+
+
+def _read_entry(number: int, entry: object) -> tuple[str, dict, str, datetime | None]:
+    """One log entry's kind, payload (as the bank would store it), actor and time."""
+    if not isinstance(entry, dict) or entry.get("seq", number) != number:
+        raise _refuse("Action {number} of the export cannot be read", number=number)
+    actor, at = _actor(entry.get("actor", "banker")), _moment(entry.get("at"))
+    if actor is None or ("at" in entry and at is None):
+        raise _refuse("Action {number} of the export cannot be read", number=number)
     try:
-        for number, entry in enumerate(log, start=1):
-            if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
-                raise RuleError("input", "Action {number} of the export cannot be read",
-                                number=number)  # fmt: skip
-            try:
-                bank.perform(game.id, entry["kind"], entry.get("payload") or {},
-                             actor=_actor(entry.get("actor")))  # fmt: skip
-            except RuleError as refusal:
-                raise RuleError(
-                    "input",
-                    "Action {number} of the export was refused: {why}",
-                    number=number,
-                    why=str(refusal),
-                ) from None
-        game = db.session.get(Game, game.id)
-        if not integrity.agrees_with_log(game):
-            raise RuleError("input", "The imported game does not replay to the same state")
+        payload = clean_payload(entry.get("kind"), entry.get("payload") or {})
+    except RuleError as refusal:
+        raise _refuse(
+            "Action {number} of the export was refused: {why}", number=number, why=str(refusal)
+        ) from None
+    return entry["kind"], payload, actor, at
+
+
+# -- import: replaying in memory --------------------------------------------------------------
+
+
+class Replay:
+    """The log done again in memory, each action as the bank does it, its rows built as
+    `logbook.record` fills them; nothing written."""
+
+    def __init__(self, edition, setup: dict, game_id: str) -> None:
+        self.edition, self.setup, self.game_id = edition, setup, game_id
+        self.state: GameState = new_game(edition, setup)
+        self.top = SimpleNamespace(last_standing=None)  # the game, as far as the chain goes
+        self.rows: list[SimpleNamespace] = []
+        self.parties: list[dict] = []
+
+    def step(self, number: int, kind: str, payload: dict, actor: str, at: datetime) -> None:
+        undone = self.rows[self.top.last_standing - 1] if self.top.last_standing else None
+        try:
+            outcome = self._outcome(kind, payload, undone)
+        except RuleError as refusal:
+            raise _refuse(
+                "Action {number} of the export was refused: {why}", number=number, why=str(refusal)
+            ) from None
+        row = SimpleNamespace(
+            game_id=self.game_id,
+            seq=number,
+            kind=kind,
+            payload=payload,
+            actor=actor,
+            idempotency_key=None,
+            created_at=at,
+            text=outcome.text[:500],
+            movements=[[m.payer, m.payee, m.amount] for m in outcome.movements],
+            lines=outcome.lines,
+            below=None,
+            undoes=None,
+            checkpoint=None,
+            worths=None,
+        )
+        seats = logbook.fill(self.top, row, outcome.state, self.edition, undone)
+        self.parties += [{"game_id": self.game_id, "seat": s, "seq": number} for s in seats]
+        self.rows.append(row)
+        self.state = outcome.state
+
+    def _outcome(self, kind: str, payload: dict, undone) -> Outcome:
+        if kind != UNDO:
+            return apply(self.state, self.edition, kind, payload)
+        if undone is None:
+            raise RuleError("input", "There is nothing to undo")
+        below = self.rows[undone.below - 1] if undone.below else None
+        state = logbook.unpack(below.checkpoint) if below else new_game(self.edition, self.setup)
+        return Outcome(state, f"Undo: {undone.text}", lines=undone.lines or [])
+
+
+def _replayed(setup: dict, log: list, created: datetime, game_id: str) -> Replay:
+    """The whole log replayed within IMPORT_SECONDS, other requests served in between."""
+    edition = bank.editions().get(setup.get("edition"))
+    if edition is None:
+        raise _refuse("Choose an edition")
+    replay = Replay(edition, setup, game_id)
+    budget = current_app.config.get("IMPORT_SECONDS", IMPORT_SECONDS)
+    started = turn = time.monotonic()
+    for number, entry in enumerate(log, start=1):
+        kind, payload, actor, at = _read_entry(number, entry)
+        replay.step(number, kind, payload, actor, at or created)
+        now = time.monotonic()
+        if now - turn > YIELD_EVERY:
+            time.sleep(0)  # under gevent: the other requests of this process go first
+            turn = time.monotonic()
+            if turn - started > budget:
+                raise _refuse(
+                    "The import took longer than {seconds} seconds and was stopped; nothing "
+                    "was imported",
+                    seconds=budget,
+                )
+    return replay
+
+
+# -- import: writing ----------------------------------------------------------------------------
+
+
+def import_game(data: object, unchecked: bool = False) -> Game:
+    """A new game from an export, every action checked again, written all at once or not at
+    all; RuleError if anything is off (or another import is running: rule "busy")."""
+    if not ONE_AT_A_TIME.acquire(blocking=False):
+        raise RuleError(
+            "busy", "Another game is being imported on this server: try again in a minute"
+        )
+    try:
+        setup, log, final = _checked(data, unchecked)
+        setup = clean_setup(setup)
+        created = _moment(data.get("created_at")) or datetime.now(UTC)
+        game_id = new_game_id()
+        with deadline_paused():  # the replay keeps its own budget, and touches no database
+            replay = _replayed(setup, log, created, game_id)
+        state = json.loads(json.dumps(replay.state.to_dict()))  # as the database gives it back
+        if final is not None and (
+            final.get("version") != len(log) or canonical(final.get("state")) != canonical(state)
+        ):
+            raise _refuse("The export's final state is not what its log gives")
+        return _write(game_id, setup, created, replay, state)
+    finally:
+        ONE_AT_A_TIME.release()
+
+
+def _write(game_id: str, setup: dict, created: datetime, replay: Replay, state: dict) -> Game:
+    """The game, its players and its log in one transaction. Nothing in it yields (SQLite:
+    another greenlet of this process waiting for the write lock would block the process)."""
+    db.session.rollback()
+    db.session.connection(execution_options=bank.LOCK)  # BEGIN IMMEDIATE on SQLite
+    try:
+        game = Game(id=game_id, edition=replay.edition.id, created_at=created, setup=setup)
+        game.version, game.state = len(replay.rows), state
+        game.last_standing, game.log_format = replay.top.last_standing, LOG_FORMAT
+        integrity.seal(game)
+        game.players = [Player(seat=p.seat) for p in replay.state.players]
+        db.session.add(game)
+        db.session.flush()
+        rows = [vars(row) for row in replay.rows]
+        for start in range(0, len(rows), CHUNK):
+            db.session.execute(insert(Action.__table__), rows[start : start + CHUNK])
+        for start in range(0, len(replay.parties), 4 * CHUNK):
+            db.session.execute(insert(Party.__table__), replay.parties[start : start + 4 * CHUNK])
+        db.session.expire_on_commit = False
+        with awaiting_commit():
+            db.session.commit()
     except BaseException:
         db.session.rollback()
-        delete_game(game.id)
         raise
+    finally:
+        db.session.expire_on_commit = True
     return game
 
 
@@ -100,6 +356,9 @@ def delete_game(game_id: str) -> None:
         db.session.execute(delete(table).where(table.game_id == game_id))
     db.session.execute(delete(Game).where(Game.id == game_id))
     db.session.commit()
+
+
+# -- retention ----------------------------------------------------------------------------------
 
 
 def expired(now: datetime | None = None) -> list[str]:
@@ -145,20 +404,26 @@ def prune_command(dry_run: bool) -> None:
 @click.argument("game_id")
 @with_appcontext
 def export_command(game_id: str) -> None:
-    """Print a game as JSON (setup and log)."""
+    """Print a game as JSON (setup, log, final state, checksum)."""
     game = db.session.get(Game, game_id)
     if game is None:
         raise click.ClickException(f"no game {game_id}")
-    click.echo(json.dumps(export(game), ensure_ascii=False))
+    for text in export_lines(game):
+        click.echo(text, nl=False)
 
 
 @click.command("import")
 @click.argument("source", type=click.File("rb"))
+@click.option(
+    "--unchecked",
+    is_flag=True,
+    help="also take an archive of format version 1, which carries no checksum (the host's own)",
+)
 @with_appcontext
-def import_command(source) -> None:
+def import_command(source, unchecked: bool) -> None:
     """Make a new game from an export (a file, or - for standard input)."""
     try:
-        game = import_game(json.loads(source.read()))
+        game = import_game(parse_json(source.read(), deepest=DEPTH), unchecked=unchecked)
     except RuleError as refusal:
         raise click.ClickException(str(refusal)) from None
     click.echo(f"imported as {game.id}; banker key {game.banker_key}")

@@ -192,6 +192,26 @@ def awaiting_commit() -> Iterator[None]:
     g.deadline_timer.start()
 
 
+@contextmanager
+def deadline_paused() -> Iterator[None]:
+    """Work that keeps a time budget of its own and touches no database (an import's replay,
+    app/archive.py): the request's deadline is off while it runs, and starts afresh after it
+    for what the request then does with the database."""
+    timer = g.get("deadline_timer") if has_request_context() else None
+    if timer is None:
+        yield
+        return
+    import gevent
+
+    timer.close()
+    try:
+        yield
+    finally:
+        g.deadline_started = time.monotonic()
+        g.deadline_timer = gevent.Timeout(current_app.config["REQUEST_DEADLINE"], g.deadline)
+        g.deadline_timer.start()
+
+
 def _database_error(error: exc.DBAPIError):
     """A dropped connection, a timeout, or any driver error once the request's deadline has
     passed (an interrupted connection fails in odd ways): 503. Anything else stays a bug."""
