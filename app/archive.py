@@ -27,6 +27,7 @@ import threading
 import time
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
@@ -36,8 +37,8 @@ from flask.cli import with_appcontext
 from sqlalchemy import delete, func, insert, select
 
 from . import bank, integrity, logbook
-from .db_setup import awaiting_commit, deadline_paused
-from .inputs import clean_payload, clean_setup, parse_json
+from .db_setup import _gevent_patched, awaiting_commit, deadline_paused
+from .inputs import clean_payload, clean_setup, clean_texts, parse_json
 from .models import LOG_FORMAT, Action, Game, Party, Player, RateCount, db, new_game_id
 from .rules import UNDO, GameState, Outcome, RuleError, apply, new_game
 
@@ -48,7 +49,6 @@ IMPORT_BYTES = 4 * 1024 * 1024  # an import may be larger than an action (MAX_CO
 IMPORT_SECONDS = 60  # the most one import may replay for (setting IMPORT_SECONDS)
 DEPTH = 12  # an archive nests its payloads and its snapshot a few levels deeper than a body
 CHUNK = 1000  # log rows read (export) or written (import) per statement
-YIELD_EVERY = 0.01  # seconds of replay between two turns of the other requests
 ONE_AT_A_TIME = threading.Lock()  # gevent's, once patched: one import per process
 
 
@@ -141,7 +141,7 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-# -- import: checking -----------------------------------------------------------------------
+# -- import: checking ------------------------------------------------------------------------
 
 
 def _refuse(template: str, **values) -> RuleError:
@@ -218,7 +218,7 @@ def _read_entry(number: int, entry: object) -> tuple[str, dict, str, datetime | 
     return entry["kind"], payload, actor, at
 
 
-# -- import: replaying in memory --------------------------------------------------------------
+# -- import: replaying in memory ----------------------------------------------------------------
 
 
 class Replay:
@@ -271,75 +271,136 @@ class Replay:
         return Outcome(state, f"Undo: {undone.text}", lines=undone.lines or [])
 
 
-def _replayed(setup: dict, log: list, created: datetime, game_id: str) -> Replay:
-    """The whole log replayed within IMPORT_SECONDS, other requests served in between."""
-    edition = bank.editions().get(setup.get("edition"))
+@dataclass
+class Prepared:
+    """A checked archive, ready to be written: the new game and its rows."""
+
+    game_id: str
+    edition: str
+    created: datetime
+    setup: dict
+    state: dict
+    version: int
+    seats: list[int]
+    last_standing: int | None
+    rows: list | Bound  # Bound for SQLite, else dicts
+    parties: list | Bound
+
+
+def _prepared(text, unchecked: bool, editions: dict, budget: float, dialect) -> Prepared:
+    """Everything an import does before it writes, CPU only (no database, no app context):
+    parse, checksum, replay within `budget` seconds, final state compared, rows built."""
+    started = time.monotonic()
+    data = text if isinstance(text, dict) else parse_json(text, deepest=DEPTH, texts=False)
+    log = data.get("log") if isinstance(data, dict) else None
+    if isinstance(log, list) and len(log) > MAX_LOG:  # refused before any more work
+        raise _refuse("The export's log must be a list of at most {most:,} actions", most=MAX_LOG)
+    setup, log, final = _checked(clean_texts(data), unchecked)
+    setup = clean_setup(setup)
+    edition = editions.get(setup.get("edition"))
     if edition is None:
         raise _refuse("Choose an edition")
-    replay = Replay(edition, setup, game_id)
-    budget = current_app.config.get("IMPORT_SECONDS", IMPORT_SECONDS)
-    started = turn = time.monotonic()
+    created = _moment(data.get("created_at")) or datetime.now(UTC)
+    replay = Replay(edition, setup, new_game_id())
     for number, entry in enumerate(log, start=1):
         kind, payload, actor, at = _read_entry(number, entry)
         replay.step(number, kind, payload, actor, at or created)
-        now = time.monotonic()
-        if now - turn > YIELD_EVERY:
-            time.sleep(0)  # under gevent: the other requests of this process go first
-            turn = time.monotonic()
-            if turn - started > budget:
-                raise _refuse(
-                    "The import took longer than {seconds} seconds and was stopped; nothing "
-                    "was imported",
-                    seconds=budget,
-                )
-    return replay
+        if time.monotonic() - started > budget:
+            raise _refuse(
+                "The import took longer than {seconds} seconds and was stopped; nothing was "
+                "imported",
+                seconds=budget,
+            )
+    state = json.loads(json.dumps(replay.state.to_dict()))  # as the database gives it back
+    if final is not None and (
+        final.get("version") != len(log) or canonical(final.get("state")) != canonical(state)
+    ):
+        raise _refuse("The export's final state is not what its log gives")
+    rows, parties = [vars(row) for row in replay.rows], replay.parties
+    if dialect.name == "sqlite":
+        rows, parties = (
+            _bound(Action.__table__, rows, dialect),
+            _bound(Party.__table__, parties, dialect),
+        )
+    seats = [p.seat for p in replay.state.players]
+    return Prepared(replay.game_id, edition.id, created, setup, state, len(log), seats,
+                    replay.top.last_standing, rows, parties)  # fmt: skip
+
+
+@dataclass
+class Bound:
+    """Rows as the driver takes them: each column's value through its type's own processor
+    (JSON as text, times as SQLite stores them), so that the write only writes."""
+
+    names: list[str]
+    values: list[tuple]
+
+
+def _bound(table, rows: list[dict], dialect) -> Bound:
+    names = [column.name for column in table.c if rows and column.name in rows[0]]
+    processors = [table.c[n].type.dialect_impl(dialect).bind_processor(dialect) for n in names]
+    pairs = list(zip(names, processors, strict=True))
+    return Bound(names, [tuple(p(row[n]) if p else row[n] for n, p in pairs) for row in rows])
+
+
+def _off_the_loop(work, *args):
+    """CPU-bound work in a thread of gevent's pool when this process is gevent's: the
+    process's one event loop goes on serving the other requests, Python sharing the CPU
+    between them every few milliseconds. Without gevent, here and now."""
+    if not _gevent_patched():
+        return work(*args)
+    import gevent
+
+    done, value = gevent.get_hub().threadpool.apply(_caught, (work, args))
+    if not done:
+        raise value  # here, not in the pool (which would log each refusal as a traceback)
+    return value
+
+
+def _caught(work, args) -> tuple[bool, object]:
+    try:
+        return True, work(*args)
+    except Exception as error:  # noqa: BLE001  raised again by the caller
+        return False, error
 
 
 # -- import: writing ----------------------------------------------------------------------------
 
 
-def import_game(data: object, unchecked: bool = False) -> Game:
-    """A new game from an export, every action checked again, written all at once or not at
-    all; RuleError if anything is off (or another import is running: rule "busy")."""
+def import_game(text, unchecked: bool = False) -> Game:
+    """A new game from an export (its JSON text, or the parsed value), every action checked
+    again, written all at once or not at all; RuleError if anything is off (or another import
+    is running in this process: rule "busy")."""
     if not ONE_AT_A_TIME.acquire(blocking=False):
         raise RuleError(
             "busy", "Another game is being imported on this server: try again in a minute"
         )
     try:
-        setup, log, final = _checked(data, unchecked)
-        setup = clean_setup(setup)
-        created = _moment(data.get("created_at")) or datetime.now(UTC)
-        game_id = new_game_id()
+        budget = current_app.config.get("IMPORT_SECONDS", IMPORT_SECONDS)
+        arguments = (text, unchecked, bank.editions(), budget, db.engine.dialect)
         with deadline_paused():  # the replay keeps its own budget, and touches no database
-            replay = _replayed(setup, log, created, game_id)
-        state = json.loads(json.dumps(replay.state.to_dict()))  # as the database gives it back
-        if final is not None and (
-            final.get("version") != len(log) or canonical(final.get("state")) != canonical(state)
-        ):
-            raise _refuse("The export's final state is not what its log gives")
-        return _write(game_id, setup, created, replay, state)
+            prepared = _off_the_loop(_prepared, *arguments)
+        return _write(prepared)
     finally:
         ONE_AT_A_TIME.release()
 
 
-def _write(game_id: str, setup: dict, created: datetime, replay: Replay, state: dict) -> Game:
-    """The game, its players and its log in one transaction. Nothing in it yields (SQLite:
-    another greenlet of this process waiting for the write lock would block the process)."""
+def _write(prepared: Prepared) -> Game:
+    """The game, its players and its log in one transaction. On SQLite nothing in it yields
+    (another greenlet of this process waiting for the write lock would block the process), so
+    the rows come ready for the driver and are written in one call each."""
     db.session.rollback()
     db.session.connection(execution_options=bank.LOCK)  # BEGIN IMMEDIATE on SQLite
     try:
-        game = Game(id=game_id, edition=replay.edition.id, created_at=created, setup=setup)
-        game.version, game.state = len(replay.rows), state
-        game.last_standing, game.log_format = replay.top.last_standing, LOG_FORMAT
+        game = Game(id=prepared.game_id, edition=prepared.edition, created_at=prepared.created)
+        game.setup, game.state, game.version = prepared.setup, prepared.state, prepared.version
+        game.last_standing, game.log_format = prepared.last_standing, LOG_FORMAT
         integrity.seal(game)
-        game.players = [Player(seat=p.seat) for p in replay.state.players]
+        game.players = [Player(seat=seat) for seat in prepared.seats]
         db.session.add(game)
         db.session.flush()
-        rows = [vars(row) for row in replay.rows]
-        for start in range(0, len(rows), CHUNK):
-            db.session.execute(insert(Action.__table__), rows[start : start + CHUNK])
-        for start in range(0, len(replay.parties), 4 * CHUNK):
-            db.session.execute(insert(Party.__table__), replay.parties[start : start + 4 * CHUNK])
+        _insert(Action.__table__, prepared.rows)
+        _insert(Party.__table__, prepared.parties)
         db.session.expire_on_commit = False
         with awaiting_commit():
             db.session.commit()
@@ -349,6 +410,17 @@ def _write(game_id: str, setup: dict, created: datetime, replay: Replay, state: 
     finally:
         db.session.expire_on_commit = True
     return game
+
+
+def _insert(table, rows: list | Bound) -> None:
+    if isinstance(rows, Bound):  # SQLite: one call to the driver
+        if rows.values:
+            names, marks = ", ".join(rows.names), ", ".join("?" for _ in rows.names)
+            sql = f"INSERT INTO {table.name} ({names}) VALUES ({marks})"
+            db.session.connection().exec_driver_sql(sql, rows.values)
+        return
+    for start in range(0, len(rows), CHUNK):
+        db.session.execute(insert(table), rows[start : start + CHUNK])
 
 
 def delete_game(game_id: str) -> None:
@@ -423,7 +495,7 @@ def export_command(game_id: str) -> None:
 def import_command(source, unchecked: bool) -> None:
     """Make a new game from an export (a file, or - for standard input)."""
     try:
-        game = import_game(parse_json(source.read(), deepest=DEPTH), unchecked=unchecked)
+        game = import_game(source.read(), unchecked=unchecked)
     except RuleError as refusal:
         raise click.ClickException(str(refusal)) from None
     click.echo(f"imported as {game.id}; banker key {game.banker_key}")

@@ -148,9 +148,9 @@ def depth(value: object) -> int:
     return deepest
 
 
-def parse_json(data: bytes | str, deepest: int = DEPTH) -> object:
-    """A JSON document within bounds, its text clean (`clean_texts`), else RuleError("input")
-    with a message in words."""
+def parse_json(data: bytes | str, deepest: int = DEPTH, texts: bool = True) -> object:
+    """A JSON document within bounds, its text clean (`clean_texts`, unless the caller does
+    that itself), else RuleError("input") with a message in words."""
     try:
         value = json.loads(data, parse_constant=_refuse_constant, parse_int=_bounded_int)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
@@ -159,7 +159,7 @@ def parse_json(data: bytes | str, deepest: int = DEPTH) -> object:
         ) from None
     if depth(value) > deepest:
         raise RuleError("input", "The request body is nested too deeply") from None
-    return clean_texts(value)
+    return clean_texts(value) if texts else value
 
 
 # -- schema ------------------------------------------------------------------------------

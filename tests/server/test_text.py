@@ -154,3 +154,14 @@ def test_names_in_other_scripts_and_a_few_marks_are_welcome(client):
         made = client.post("/api/games", json=setup_of(("Ana", name)))
         assert made.status_code == 201, (name, made.get_json())
         assert made.get_json()["players"][1]["name"] == unicodedata.normalize("NFC", name)
+
+
+@pytest.mark.parametrize("bad", BAD_JSON_TEXT.values(), ids=BAD_JSON_TEXT.keys())
+def test_bad_text_anywhere_in_an_archive_is_a_400(client, app, bad):
+    counts = games_and_actions(app)
+    archive = (
+        '{"format": "tablebank-game", "version": 2, "edition": "us-classic", "log": [], '
+        f'"setup": {{"edition": "us-classic", "players": []}}, "final": {{"note": "{bad}"}}}}'
+    )
+    refused_with_words(post_json(client, "/api/games/import", archive), status=(400,))
+    assert games_and_actions(app) == counts
