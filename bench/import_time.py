@@ -121,6 +121,10 @@ def final_state_of(data: dict) -> dict:
     return json.loads(json.dumps(replay(edition, data["setup"], log).to_dict()))
 
 
+class Dialect:
+    name = "postgresql"  # rows left as dicts: the floor is the checks and the replay
+
+
 def call(base: str, method: str, path: str, body: bytes | None = None, key: str = ""):
     """One request on a fresh connection (so gunicorn's workers share them): status, body."""
     host, port = base.split("//")[1].split(":")
@@ -178,6 +182,10 @@ def main() -> int:
     over = json.dumps(whole).encode()  # one action over the limit: refused before anything
     print(f"archive: {args.actions:,} actions, {len(body) / 1e6:.2f} MB, made in "
           f"{time.perf_counter() - made:.0f} s")  # fmt: skip
+    started = time.perf_counter()
+    archive._prepared(body, False, load_editions(), 3600, Dialect())
+    alone = time.perf_counter() - started
+    print(f"floor: the same checks and replay in this process, alone: {alone:.1f} s")
 
     with fresh_database(args.database) as url:
         port = free_port()
@@ -219,7 +227,8 @@ def main() -> int:
 
             copy = result["answer"]
             if result["status"] != 201:
-                raise BenchError(f"the import was answered {result['status']}: {copy}")
+                took = f"{result['seconds']:.0f} s, floor {alone:.0f} s"
+                raise BenchError(f"the import was answered {result['status']} ({took}): {copy}")
             started = time.perf_counter()
             status, exported = call(
                 base, "GET", f"/api/games/{copy['id']}/export", key=copy["banker_key"]
@@ -229,7 +238,8 @@ def main() -> int:
             counts = server.log_counts()
 
     print(f"{args.server} on {args.database}: import {result['status']} in "
-          f"{result['seconds']:.1f} s; version {copy['version']:,}")  # fmt: skip
+          f"{result['seconds']:.1f} s ({result['seconds'] / alone:.2f} x the floor); "
+          f"version {copy['version']:,}")  # fmt: skip
     print(table(
         ["other game's banker", "n", "p50", "p95", "max", "errors"],
         [[name, s["n"], s["p50"], s["p95"], s["max"], s["errors"]]
@@ -245,6 +255,7 @@ def main() -> int:
     print(json.dumps({
         "server": args.server, "database": args.database, "actions": args.actions,
         "import_status": result["status"], "import_s": round(result["seconds"], 1),
+        "replay_alone_s": round(alone, 1),
         "floor_before": before, "during": during, "floor_after": after,
         "second_import": [second, round(second_ms)], "over_limit": [refused, round(over_ms)],
         "export_s": round(export_s, 2), "round_trip_equal": equal, "server_log": counts,
