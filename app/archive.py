@@ -144,10 +144,6 @@ def _utc(moment: datetime) -> datetime:
 # -- import: checking ------------------------------------------------------------------------
 
 
-def _refuse(template: str, **values) -> RuleError:
-    return RuleError("input", template, **values)
-
-
 def _moment(value: object) -> datetime | None:
     """An ISO time with its offset, in UTC; None when it is not one."""
     if not isinstance(value, str) or len(value) > 40:
@@ -172,32 +168,36 @@ def _checked(data: object, unchecked: bool) -> tuple[dict, list, dict | None]:
     """The archive's setup, log and final snapshot, once its form, version and checksum are
     right; RuleError("input") in words otherwise."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise _refuse("This is not a tablebank game export")
+        raise RuleError("input", "This is not a tablebank game export")
     log = data.get("log")
     if not isinstance(log, list) or len(log) > MAX_LOG:
-        raise _refuse("The export's log must be a list of at most {most:,} actions", most=MAX_LOG)
+        raise RuleError(
+            "input", "The export's log must be a list of at most {most:,} actions", most=MAX_LOG
+        )
     setup = data.get("setup")
     if data.get("version") == 1 and unchecked:  # the host's own old archive: no final, no sum
         return setup, log, None
     if data.get("version") == 1:
-        raise _refuse(
+        raise RuleError(
+            "input",
             "This export was made by an older tablebank and carries no checksum, so it cannot "
-            "be checked. The host can import it with: flask --app tablebank import --unchecked"
+            "be checked. The host can import it with: flask --app tablebank import --unchecked",
         )
     if data.get("version") != VERSION:
-        raise _refuse("This export's format version is not one this tablebank reads")
+        raise RuleError("input", "This export's format version is not one this tablebank reads")
     final = data.get("final")
     if not isinstance(final, dict) or not isinstance(setup, dict):
-        raise _refuse("The export has no final state")
+        raise RuleError("input", "The export has no final state")
     checksum = Checksum()
     checksum.add(canonical(_header(data.get("edition"), data.get("created_at"), setup)))
     for entry in log:
         checksum.add(canonical(entry))
     checksum.add(canonical(final))
     if data.get("checksum") != checksum.text():
-        raise _refuse(
+        raise RuleError(
+            "input",
             "This export was changed after it was made (its checksum does not match), so it "
-            "is not imported"
+            "is not imported",
         )
     return setup, log, final
 
@@ -205,15 +205,18 @@ def _checked(data: object, unchecked: bool) -> tuple[dict, list, dict | None]:
 def _read_entry(number: int, entry: object) -> tuple[str, dict, str, datetime | None]:
     """One log entry's kind, payload (as the bank would store it), actor and time."""
     if not isinstance(entry, dict) or entry.get("seq", number) != number:
-        raise _refuse("Action {number} of the export cannot be read", number=number)
+        raise RuleError("input", "Action {number} of the export cannot be read", number=number)
     actor, at = _actor(entry.get("actor", "banker")), _moment(entry.get("at"))
     if actor is None or ("at" in entry and at is None):
-        raise _refuse("Action {number} of the export cannot be read", number=number)
+        raise RuleError("input", "Action {number} of the export cannot be read", number=number)
     try:
         payload = clean_payload(entry.get("kind"), entry.get("payload") or {})
     except RuleError as refusal:
-        raise _refuse(
-            "Action {number} of the export was refused: {why}", number=number, why=str(refusal)
+        raise RuleError(
+            "input",
+            "Action {number} of the export was refused: {why}",
+            number=number,
+            why=str(refusal),
         ) from None
     return entry["kind"], payload, actor, at
 
@@ -237,8 +240,11 @@ class Replay:
         try:
             outcome = self._outcome(kind, payload, undone)
         except RuleError as refusal:
-            raise _refuse(
-                "Action {number} of the export was refused: {why}", number=number, why=str(refusal)
+            raise RuleError(
+                "input",
+                "Action {number} of the export was refused: {why}",
+                number=number,
+                why=str(refusal),
             ) from None
         row = SimpleNamespace(
             game_id=self.game_id,
@@ -294,19 +300,22 @@ def _prepared(text, unchecked: bool, editions: dict, budget: float, dialect) -> 
     data = text if isinstance(text, dict) else parse_json(text, deepest=DEPTH, texts=False)
     log = data.get("log") if isinstance(data, dict) else None
     if isinstance(log, list) and len(log) > MAX_LOG:  # refused before any more work
-        raise _refuse("The export's log must be a list of at most {most:,} actions", most=MAX_LOG)
+        raise RuleError(
+            "input", "The export's log must be a list of at most {most:,} actions", most=MAX_LOG
+        )
     setup, log, final = _checked(clean_texts(data), unchecked)
     setup = clean_setup(setup)
     edition = editions.get(setup.get("edition"))
     if edition is None:
-        raise _refuse("Choose an edition")
+        raise RuleError("input", "Choose an edition")
     created = _moment(data.get("created_at")) or datetime.now(UTC)
     replay = Replay(edition, setup, new_game_id())
     for number, entry in enumerate(log, start=1):
         kind, payload, actor, at = _read_entry(number, entry)
         replay.step(number, kind, payload, actor, at or created)
         if time.monotonic() - started > budget:
-            raise _refuse(
+            raise RuleError(
+                "input",
                 "The import took longer than {seconds} seconds and was stopped; nothing was "
                 "imported",
                 seconds=budget,
@@ -315,7 +324,7 @@ def _prepared(text, unchecked: bool, editions: dict, budget: float, dialect) -> 
     if final is not None and (
         final.get("version") != len(log) or canonical(final.get("state")) != canonical(state)
     ):
-        raise _refuse("The export's final state is not what its log gives")
+        raise RuleError("input", "The export's final state is not what its log gives")
     rows, parties = [vars(row) for row in replay.rows], replay.parties
     if dialect.name == "sqlite":
         rows, parties = (

@@ -27,7 +27,7 @@ from functools import cache
 from jsonschema import Draft202012Validator, validators
 
 from .rules import KINDS, RuleError
-from .rules.words import Phrase
+from .rules.words import N_, Phrase
 
 DIGITS = 12  # a whole number in a form or query string has at most this many digits
 JSON_DIGITS = 24  # in JSON: longer than any bound, so the schema says which bound it broke
@@ -71,15 +71,17 @@ def text_fault(text: str) -> tuple[str, dict] | None:
     """Why a string cannot be taken, as a message template and its values; None if it can."""
     if FORBIDDEN.search(text):
         return (
-            "The field {field} holds a character that is not allowed (a control character, "
-            "half of a character or a noncharacter)",
+            N_(
+                "The field {field} holds a character that is not allowed (a control "
+                "character, half of a character or a noncharacter)"
+            ),
             {},
         )
     if len(text) > TEXT_MAX:
-        return "The field {field} is too long (at most {most:,} characters)", {"most": TEXT_MAX}
+        return N_("The field {field} is too long (at most {most:,} characters)"), {"most": TEXT_MAX}
     if not text.isascii() and _longest_marks(text) > MARKS_MAX:
         return (
-            "The field {field} has too many marks on one letter (at most {most})",
+            N_("The field {field} has too many marks on one letter (at most {most})"),
             {"most": MARKS_MAX},
         )
     return None
