@@ -47,6 +47,7 @@ VERSION = 2  # 2: times, final snapshot, checksum. 1 had none (imported only by 
 MAX_LOG = 20_000  # actions in one import
 IMPORT_BYTES = 4 * 1024 * 1024  # an import may be larger than an action (MAX_CONTENT_LENGTH)
 IMPORT_SECONDS = 60  # the most one import may replay for (setting IMPORT_SECONDS)
+WRITE_SECONDS = 30  # the request's deadline for writing an import's rows, once replayed
 DEPTH = 12  # an archive nests its payloads and its snapshot a few levels deeper than a body
 CHUNK = 1000  # log rows read (export) or written (import) per statement
 ONE_AT_A_TIME = threading.Lock()  # gevent's, once patched: one import per process
@@ -387,7 +388,7 @@ def import_game(text, unchecked: bool = False) -> Game:
     try:
         budget = current_app.config.get("IMPORT_SECONDS", IMPORT_SECONDS)
         arguments = (text, unchecked, bank.editions(), budget, db.engine.dialect)
-        with deadline_paused():  # the replay keeps its own budget, and touches no database
+        with deadline_paused(then=WRITE_SECONDS):  # the replay keeps its own budget
             prepared = _off_the_loop(_prepared, *arguments)
         return _write(prepared)
     finally:

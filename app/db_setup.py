@@ -193,10 +193,11 @@ def awaiting_commit() -> Iterator[None]:
 
 
 @contextmanager
-def deadline_paused() -> Iterator[None]:
+def deadline_paused(then: float | None = None) -> Iterator[None]:
     """Work that keeps a time budget of its own and touches no database (an import's replay,
-    app/archive.py): the request's deadline is off while it runs, and starts afresh after it
-    for what the request then does with the database."""
+    app/archive.py): the request's deadline is off while it runs, and starts afresh after it,
+    for `then` seconds (default REQUEST_DEADLINE), for what the request then does with the
+    database."""
     timer = g.get("deadline_timer") if has_request_context() else None
     if timer is None:
         yield
@@ -208,7 +209,8 @@ def deadline_paused() -> Iterator[None]:
         yield
     finally:
         g.deadline_started = time.monotonic()
-        g.deadline_timer = gevent.Timeout(current_app.config["REQUEST_DEADLINE"], g.deadline)
+        seconds = then or current_app.config["REQUEST_DEADLINE"]
+        g.deadline_timer = gevent.Timeout(seconds, g.deadline)
         g.deadline_timer.start()
 
 
