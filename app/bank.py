@@ -21,6 +21,7 @@ from .inputs import clean_payload, clean_setup, clean_text
 from .live import announce, hand_over, watcher
 from .models import Action, Game, Player, db, new_game_id
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
+from .rules.setup import RULES
 
 LOCK = {"sqlite_immediate": True}  # BEGIN IMMEDIATE on SQLite; see db_setup.py
 MAX_KEY = 64
@@ -66,7 +67,7 @@ def find(game_id: object) -> Game:
 
 def create_game(setup: dict) -> Game:
     """A new game from its setup (edition, players, settings): the log's starting point."""
-    setup = clean_setup(setup)  # only the settings the schema names, within bounds
+    setup = {**clean_setup(setup), "rules": RULES}  # only the settings the schema names
     chosen = setup.get("edition")
     edition = editions().get(chosen) if isinstance(chosen, str) else None
     if edition is None:
@@ -302,6 +303,13 @@ def random_hands(game: Game, per_player: int = 2) -> list[list[int]]:
 
 
 def replayed_state(game: Game) -> GameState:
-    """The state from the log alone: must equal the snapshot."""
+    """The state from the log alone: must equal the snapshot. A log written under earlier
+    rules (rules.setup.RULES) is history only: its snapshot is what counts."""
+    if game.setup.get("rules") != RULES:
+        raise RuleError(
+            "rules",
+            "This game was logged under an earlier version of the rules: its history is "
+            "kept, and its saved state is what counts; it cannot be replayed from its log.",
+        )
     entries = [(a.kind, a.payload) for a in log_of(game)]
     return replay(edition_of(game), game.setup, entries)

@@ -45,14 +45,26 @@ def create_app(overrides: dict | None = None) -> Flask:
 
 def register_web(app: Flask) -> None:
     """The pages, the API and what guards them, in the order the guards must run."""
-    from .web import api, auth, banker, endgame, filters, limits, players, property, pwa, security
+    from .web import (
+        api,
+        auth,
+        banker,
+        endgame,
+        filters,
+        limits,
+        phone_deeds,
+        players,
+        property,
+        pwa,
+        security,
+    )
 
     filters.register(app)
     security.register(app)
     db_setup.register_faults(app)  # 503 in words when the database does not answer
     limits.register(app)  # before the banker check: a flood is turned away first
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
-    for blueprint in (banker, property, endgame, players, pwa, api, auth):
+    for blueprint in (banker, property, endgame, players, phone_deeds, pwa, api, auth):
         app.register_blueprint(blueprint.bp)
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)

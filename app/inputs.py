@@ -3,7 +3,7 @@
 - JSON bodies and form payloads are parsed by `parse_json`: no NaN or Infinity, no number of
   more than DIGITS digits, no nesting deeper than DEPTH; anything else is a RuleError("input").
 - An action's fields and a game's setup are checked against the JSON Schema the OpenAPI
-  document publishes (`app/rules/fields.py`, the kinds' declarations, `openapi.setup_schema`),
+  document publishes (`app/rules/fields.py`, the kinds' declarations, `rules/setup.py: SETUP`),
   and only the fields that schema names are kept, so nothing else is ever stored.
 - Forms and query strings send text: a field the schema says is a whole number is read from
   plain ASCII digits (at most DIGITS), a flag from on/1/true/yes; anything else stays as it came
@@ -27,6 +27,7 @@ from functools import cache
 from jsonschema import Draft202012Validator, validators
 
 from .rules import KINDS, RuleError
+from .rules.setup import SETUP
 from .rules.words import N_, Phrase
 
 DIGITS = 12  # a whole number in a form or query string has at most this many digits
@@ -183,9 +184,7 @@ def action_validator(kind: str) -> Draft202012Validator:
 
 @cache
 def setup_validator() -> Draft202012Validator:
-    from .web.openapi import setup_schema
-
-    return STRICT(setup_schema())
+    return STRICT(SETUP)
 
 
 def _coerced(value: object, schema: dict) -> object:

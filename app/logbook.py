@@ -25,6 +25,7 @@ from sqlalchemy import bindparam, delete, select
 
 from .models import LOG_FORMAT, Action, Game, Party, db
 from .rules import UNDO, Edition, GameState, apply, new_game, score
+from .rules.setup import RULES
 
 PAGE = 50  # rows of history a page shows
 SEAT_FIELDS = ("player", "from", "to", "partner", "creditor")
@@ -231,7 +232,7 @@ def reindex_old_games(editions: dict[str, Edition]) -> int:
     """Fill in every game logged before LOG_FORMAT; returns how many there were."""
     old = db.session.scalars(select(Game).where(Game.log_format < LOG_FORMAT)).all()
     for game in old:
-        if game.edition in editions:
-            reindex(game, editions[game.edition])
+        if game.edition in editions and game.setup.get("rules") == RULES:
+            reindex(game, editions[game.edition])  # a log of earlier rules does not replay
     db.session.commit()
     return len(old)

@@ -457,12 +457,15 @@ def csrf_token(html: str) -> str:
 class Game:
     """A game made through the API, with its banker's key and its players' links."""
 
-    def __init__(self, caller, players: int = 6, starting_cash: int = 1500, edition=EDITION):
+    def __init__(
+        self, caller, players: int = 6, starting_cash: int = 1500, edition=EDITION, **settings
+    ):
         self.caller, self.edition = caller, edition
         setup = {
             "edition": edition,
             "players": [{"name": NAMES[i], "colour": COLOURS[i]} for i in range(players)],
             "starting_cash": starting_cash,
+            **settings,
         }
         _, created = call_json(caller, "POST", "/api/games", setup)
         self.id, self.key = created["id"], created["banker_key"]

@@ -33,33 +33,31 @@ OFFER = {"type": "integer", "minimum": 1}
 BUILDING = {"enum": ["house", "hotel"]}
 HANDS = {"type": "array", "items": DEEDS, "maxItems": 8}
 
-LANDING_KINDS = ("buy", "decline", "rent", "tax", "visit", "card", "go_to_jail")
-# The landing's own action inside a roll: its kind and the fields those kinds take (the
-# player is the roller's; passed_go is the roll's own).
+CHOICE_KINDS = ("buy", "decline", "card", "tax", "throw")
+# A choice a roll carries, answering what its landing leaves to choose: its kind and the
+# fields those kinds take (the player is the roller's; a buy's deed is the one landed on).
 STEP = {
     "type": "object",
     "properties": {
-        "kind": {"enum": list(LANDING_KINDS)},
+        "kind": {"enum": list(CHOICE_KINDS)},
         "deed": SPACE,
-        "space": SPACE,
         "dice": DICE,
-        "by_card": FLAG,
         "percent": FLAG,
         "card": NAME,
     },
     "required": ["kind"],
 }
+CHOICES = {"type": "array", "items": STEP, "maxItems": 4}
 
-SEATS = ("player", "from", "to", "partner", "creditor")
+SEATS = ("player", "from", "to", "partner")
 FIELDS = {
     **{seat: SEAT for seat in SEATS},
     "deed": SPACE,
     "space": SPACE,
     "amount": AMOUNT,
-    "owed": AMOUNT,
     "note": NOTE,
     "dice": DICE,
-    **{yes_or_no: FLAG for yes_or_no in ("passed_go", "by_card", "percent", "doubles", "allow")},
+    **{yes_or_no: FLAG for yes_or_no in ("passed_go", "percent", "doubles", "allow")},
     "card": NAME,
     "group": NAME,
     "levels": LEVELS,
@@ -69,6 +67,5 @@ FIELDS = {
     "offer": OFFER,
     "building": BUILDING,
     "hands": HANDS,
-    "land": STEP,
-    "then": STEP,
+    "choices": CHOICES,
 }

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .actions import Kind, apply, declare, new_game
+from .actions import Kind, declare
 from .edition import Edition
-from .errors import RuleError
+from .play import apply
+from .setup import new_game
 from .state import GameState
 from .words import N_
 
@@ -23,14 +24,6 @@ def standing(kinds: Iterable[str]) -> list[int]:
         elif stack:
             stack.pop()
     return stack
-
-
-def undo_target(kinds: list[str]) -> int:
-    """The log position the next undo would take back (RuleError when there is none)."""
-    stack = standing(kinds)
-    if not stack:
-        raise RuleError("input", "There is nothing to undo")
-    return stack[-1]
 
 
 def replay(edition: Edition, setup: dict, log: list[tuple[str, dict]]) -> GameState:

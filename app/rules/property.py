@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 import math
 
-from .actions import Act, action, apply, whole_number
+from .actions import ALWAYS, TURNS, Act, action, whole_number
 from .edition import Group
 from .errors import RuleError
 from .state import HOTEL, GameState, PlayerState, TradeOffer
@@ -108,6 +108,7 @@ def say_level(act: Act, houses: int, street: str) -> None:
     label=N_("Build"),
     rules="B1-B7: every street's level, 0-4 houses or 5 for a hotel",
     needs=("player", "group", "levels"),
+    phone=TURNS,
 )
 def build(act: Act) -> None:
     """Set every street of a colour group to new building levels at once (B1-B6, SG2).
@@ -122,10 +123,14 @@ def build(act: Act) -> None:
     old = [d.houses for d in deeds]
     if new == old:
         raise RuleError("input", "That is what is built already")
-    if any(n > o for n, o in zip(new, old, strict=True)) and any(d.mortgaged for d in deeds):
-        raise RuleError(
-            "B4", "No building on the {group} group while a street is mortgaged", group=group.name
-        )
+    if any(n > o for n, o in zip(new, old, strict=True)):
+        act.clear_of_debt(player)  # K1: a debtor sells buildings, builds none
+        if any(d.mortgaged for d in deeds):
+            raise RuleError(
+                "B4",
+                "No building on the {group} group while a street is mortgaged",
+                group=group.name,
+            )
     heights = [level(n, act.state) for n in new]
     if max(heights) - min(heights) > 1:
         raise RuleError("B2", "Build evenly: no street may be more than one house above another")
@@ -301,7 +306,7 @@ def say_back_to_bank(act: Act, houses: int, hotels: int) -> None:
     )
 
 
-@action("mortgage", label=N_("Mortgage"), rules="M1", needs=("player", "deed"))
+@action("mortgage", label=N_("Mortgage"), rules="M1", needs=("player", "deed"), phone=TURNS)
 def mortgage(act: Act) -> None:
     """M1: the bank pays the mortgage value, after the group's buildings are sold back."""
     player = act.player()
@@ -329,13 +334,14 @@ def pay_lift(act: Act, owner: PlayerState, deed, sentence: str) -> None:
     act.say(sentence, player=owner.name, deed=deed.name, amount=cost)
 
 
-@action("lift", label=N_("Lift the mortgage"), rules="M3", needs=("player", "deed"))
+@action("lift", label=N_("Lift the mortgage"), rules="M3", needs=("player", "deed"), phone=TURNS)
 def lift(act: Act) -> None:
     """M3, M5: only the owner lifts, paying the value plus 10%."""
     player = act.player()
     deed = own_deed(act, player)
     if not act.state.deeds[deed.index].mortgaged:
         raise RuleError("M3", "{deed} is not mortgaged", deed=deed.name)
+    act.clear_of_debt(player)
     pay_lift(act, player, deed, "{player} lifts the mortgage on {deed} for {amount:money}")
 
 
@@ -385,7 +391,7 @@ def check_unbuilt(act: Act, spaces: list) -> None:
             )
 
 
-def hand_over(act: Act, giver: PlayerState, taker: PlayerState, side: dict) -> list:
+def give_side(act: Act, giver: PlayerState, taker: PlayerState, side: dict) -> list:
     for space in side["deeds"]:
         act.state.deeds[space.index].owner = taker.seat
     for _ in range(side["jail_free"]):
@@ -405,20 +411,26 @@ def m4_charge(act: Act, received: list, lift_now: set[int]) -> int:
     return total
 
 
-def settle_mortgaged(act: Act, taker: PlayerState, received: list, lift_now: set[int]) -> None:
-    """M4: 10% at once for each mortgaged deed received, or the value as well to lift it now."""
+def settle_mortgaged(
+    act: Act, taker: PlayerState, received: list, lift_now: set[int], owe: bool = False
+) -> None:
+    """M4: 10% at once for each mortgaged deed received, or the value as well to lift it now.
+    `owe`: a creditor who cannot pay the 10% owes it (K2), instead of the whole being refused."""
     for space in received:
         if space.index in lift_now:
             pay_lift(act, taker, space, "{player} lifts {deed} now for {amount:money}")
+            continue
+        fee = interest(space.mortgage)
+        act.say(
+            "{player} pays {amount:money} interest and keeps {deed} mortgaged",
+            player=taker.name,
+            amount=fee,
+            deed=space.name,
+        )
+        if owe:
+            act.owe(taker, None, fee)
         else:
-            fee = interest(space.mortgage)
             act.pay(taker, None, fee)
-            act.say(
-                "{player} pays {amount:money} interest and keeps {deed} mortgaged",
-                player=taker.name,
-                amount=fee,
-                deed=space.name,
-            )
 
 
 def say_side(act: Act, giver: PlayerState, taker: PlayerState, side: dict) -> None:
@@ -454,13 +466,15 @@ def trade(act: Act) -> None:
     lift_now = {int(x) for x in (act.payload.get("lift") or []) if str(x).isdigit()}
     for payer, gives, gets in ((player, give, take), (partner, take, give)):
         due = gives["cash"] + m4_charge(act, gets["deeds"], lift_now) - gets["cash"]
+        if due > 0:
+            act.clear_of_debt(payer)  # K1: a debtor raises money in a trade, spends none
         if due > payer.cash:
             raise act.shortfall(payer, due)  # X2: no loans, not even from the partner
     act.say("{player} trades with {partner}", player=player.name, partner=partner.name)
     say_side(act, player, partner, give)
     say_side(act, partner, player, take)
-    to_partner = hand_over(act, player, partner, give)
-    to_player = hand_over(act, partner, player, take)
+    to_partner = give_side(act, player, partner, give)
+    to_player = give_side(act, partner, player, take)
     settle_mortgaged(act, partner, to_partner, lift_now)
     settle_mortgaged(act, player, to_player, lift_now)
 
@@ -474,11 +488,12 @@ def trade(act: Act) -> None:
     rules="X1-X3: put to the partner's own phone",
     needs=("player", "partner"),
     may=("give", "take"),
+    phone=TURNS,
 )
 def trade_offer(act: Act) -> None:
     """A trade put to the partner, who accepts or declines it on their own phone."""
     trade_payload = {k: v for k, v in act.payload.items() if k != "lift"}
-    apply(act.state, act.edition, "trade", trade_payload)  # refused now: not offered
+    trade(Act(act.state, act.edition, trade_payload))  # on a copy: refused now, not offered
     player, partner = act.player(), act.player("partner")
     act.state.offers_made += 1
     act.state.offers.append(TradeOffer(act.state.offers_made, trade_payload))
@@ -498,7 +513,8 @@ def answered_offer(act: Act, accepting: bool) -> tuple[TradeOffer, PlayerState]:
     partner accepts; either side declines (the proposer withdraws it)."""
     offer, player = find_offer(act), act.player()
     if accepting and not offer.offered_to(player.seat):
-        raise RuleError("X1", "Only {player} can accept this trade", player=player.name)
+        partner = act.state.players[int(offer.trade["partner"])]
+        raise RuleError("X1", "Only {player} can accept this trade", player=partner.name)
     if not offer.concerns(player.seat):
         raise RuleError("X1", "{player} is not part of this trade", player=player.name)
     act.state.offers.remove(offer)
@@ -511,7 +527,7 @@ def answered_offer(act: Act, accepting: bool) -> tuple[TradeOffer, PlayerState]:
     rules="X1-X3, M4",
     needs=("player", "offer"),
     may=("lift",),
-    own_seat="player",
+    phone=ALWAYS,
 )
 def trade_accept(act: Act) -> None:
     """X1-X3, M4: the partner says yes, choosing lift-now for mortgaged deeds received."""
@@ -524,7 +540,7 @@ def trade_accept(act: Act) -> None:
     label=N_("Decline the trade"),
     rules="X1",
     needs=("player", "offer"),
-    own_seat="player",
+    phone=ALWAYS,
 )
 def trade_decline(act: Act) -> None:
     """The partner says no, or the proposer withdraws: nothing changes hands."""

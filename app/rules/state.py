@@ -69,6 +69,29 @@ class Auction:
     bidder: int | None = None  # None: no bid yet
 
 
+# What a game can wait for (Pending.what): the seat named must act before the turn goes on.
+BUY = "buy"  # an unowned deed landed on: buy it or decline it (P1)
+CARD = "card"  # a Chance or Community Chest space: the card drawn at the table (C1)
+TAX = "tax"  # income tax with its 10% option: the way chosen before the worth is counted (T1)
+THROW = "throw"  # "nearest utility": a fresh throw of the dice for the rent (C2, P6)
+DEBT = "debt"  # a payment the rules call for and the cash does not cover (K1)
+DEAL = "deal"  # a short or time-limited game: the deeds are dealt before the first roll (SG1)
+CHOICES = (BUY, CARD, TAX, THROW)  # a landing's choices, which a roll may carry
+
+
+@dataclass
+class Pending:
+    """One thing the game waits for, and who must act on it (None: the banker, for the deal)."""
+
+    what: str
+    seat: int | None
+    space: int | None = None  # the deed, the deck's space, the tax, the utility
+    amount: int = 0  # a debt: what is owed
+    creditor: int | None = None  # a debt: the player owed; None is the bank
+    fee: bool = False  # a debt to the bank that goes into the Free Parking pot (H1)
+    by_card: bool = False  # the rent after a "nearest" card: railroad twice, utility 10x (C2)
+
+
 @dataclass(frozen=True)
 class TradeOffer:
     """A trade put to the partner's own phone, open until they accept or decline it."""
@@ -101,6 +124,9 @@ class GameState:
     turn: int = 0  # the seat whose turn it is, bankrupt seats skipped when read (R1)
     doubles: int = 0  # doubles thrown in a row this turn (R2)
     drawn: dict[str, list[str]] = field(default_factory=dict)  # each deck's latest cards (C1)
+    pending: list[Pending] = field(default_factory=list)  # what the game waits for, in order
+    moved: bool = False  # the player whose turn it is has moved: it passes once nothing waits
+    again: bool = False  # that move was a throw of doubles: the same player throws again (R2)
 
     def copy(self) -> GameState:
         return replace(
@@ -112,6 +138,7 @@ class GameState:
             to_auction=list(self.to_auction),
             offers=list(self.offers),
             drawn={deck: list(ids) for deck, ids in self.drawn.items()},
+            pending=[replace(item) for item in self.pending],
         )
 
     def to_dict(self) -> dict:
@@ -140,6 +167,9 @@ class GameState:
             turn=data.get("turn", 0),
             doubles=data.get("doubles", 0),
             drawn=data.get("drawn", {}),
+            pending=[Pending(**item) for item in data.get("pending", [])],
+            moved=data.get("moved", False),
+            again=data.get("again", False),
         )
 
     def in_play(self) -> list[PlayerState]:
@@ -151,3 +181,17 @@ class GameState:
 
     def held_by(self, seat: int) -> list[int]:
         return [i for i, d in self.deeds.items() if d.owner == seat]
+
+    def waiting(self, what: str, seat: int | None = None) -> list[Pending]:
+        """The pending items of one kind, for one seat when it is given."""
+        return [p for p in self.pending if p.what == what and (seat is None or p.seat == seat)]
+
+    def debts_of(self, seat: int) -> list[Pending]:
+        return self.waiting(DEBT, seat)
+
+    def owed_by(self, seat: int) -> int:
+        return sum(debt.amount for debt in self.debts_of(seat))
+
+    def busy(self) -> bool:
+        """Something waits (a choice, a debt, the deal) or an auction runs: no turn moves on."""
+        return bool(self.pending or self.auction or self.to_auction)

@@ -136,7 +136,6 @@ def preview(game_id: str):
         {
             "text": outcome.text,
             "movements": [asdict(m) for m in outcome.movements],
-            "next_space": outcome.next_space,
         }
     )
 
@@ -157,7 +156,6 @@ def act(game_id: str):
         "seq": done.action.seq,
         "text": done.action.text,
         "repeated": done.repeated,
-        "next_space": done.outcome.next_space if done.outcome else None,
         "movements": [asdict(m) for m in done.outcome.movements] if done.outcome else [],
         "game": game_view(done.game),
     }

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from urllib.parse import parse_qsl, urlencode, urlsplit
-
 from flask import (
     Blueprint,
     abort,
     current_app,
     flash,
-    g,
     redirect,
-    render_template,
     request,
     url_for,
 )
@@ -21,53 +16,25 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from .. import bank, logbook
-from ..inputs import parse_json
 from ..models import Game, db
-from ..rules import KINDS, UNDO, Edition, GameState, RuleError
-from ..rules.edition import Space
-from ..rules.landing import Call, calls_for
+from ..rules import KINDS, UNDO, GameState, RuleError
 from ..rules.rent import rent_due
+from ..rules.turn import next_in_play, whose_turn
+from . import turns
 from .args import arg, whole
 from .auth import banker_games, is_banker, remember_banker
-from .present import game_view, history_page, row_said
+from .pages import Option, back_to, expected_version, load, offer, page, payload_from_form
+from .present import history_page, row_said
 from .words import N_, refused, said
 
 bp = Blueprint("banker", __name__)
 
-FORM_META = ("csrf_token", "kind", "key", "version")
 PALETTE = ["#e03131", "#1971c2", "#2f9e44", "#f08c00", "#7048e8", "#0c8599", "#d6336c", "#495057"]
 MODES = {
     "classic": N_("Classic: play until one player is left"),
     "short": N_("Short game: two deeds dealt, ends at the second bankruptcy"),
     "timed": N_("Time-limited: two deeds dealt, ends at a set time"),
 }
-
-
-@dataclass
-class Option:
-    """One action a page offers: what it is, and the sentence its preview gives (or why not)."""
-
-    kind: str
-    payload: dict
-    text: str = ""
-    error: str = ""
-    style: str = "primary"
-    label: str = ""
-    rule: str = ""  # the rule that refused it
-    figures: dict | None = None  # K1: the debt's figures (player, amount, creditor)
-
-
-def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):
-    payload = {k: v for k, v in payload.items() if v is not None and v is not False}
-    try:
-        outcome = None if label else bank.preview(game, kind, payload)
-        text = label or said(outcome.lines, bank.edition_of(game), outcome.text, kind == UNDO)
-        return Option(kind, payload, text, style=style)
-    except RuleError as refusal:
-        declared = KINDS.get(kind)
-        fallback = label or (_(declared.label) if declared else kind)
-        figures = refusal.params if refusal.rule == "K1" else None
-        return Option(kind, payload, fallback, refused(refusal), style, "", refusal.rule, figures)
 
 
 def undo_offer(game: Game) -> Option:
@@ -77,26 +44,6 @@ def undo_offer(game: Game) -> Option:
     if target is None:
         return Option(UNDO, {}, _(KINDS[UNDO].label), _("There is nothing to undo"), "danger")
     return Option(UNDO, {}, row_said(target, bank.edition_of(game), undo=True), style="danger")
-
-
-def load(game_id: str) -> Game:
-    """The request's game, as the banker check loaded it (or found now)."""
-    game = g.get("game")
-    if game is not None and game.id == game_id:
-        return game
-    try:
-        return bank.find(game_id)
-    except bank.NotFound:
-        abort(404)
-
-
-def page(template: str, game: Game | None = None, **context):
-    if game is not None:
-        view = game_view(game)
-        deed_at = {deed["space"]: deed for deed in view["deeds"]}
-        context.update(game=game, view=view, deed_at=deed_at, edition=bank.edition_of(game))
-        context.setdefault("winners", view["winners"])
-    return render_template(template, **context)
 
 
 # -- home and new game -------------------------------------------------------------------
@@ -146,7 +93,10 @@ def setup_from_form() -> dict:
         "ends_at": form.get("ends_at") or None,
         "time_zone": form.get("time_zone") or None,  # the banker's browser's (app.js)
         "players": players,
-        **{k: k in form for k in ("free_parking_jackpot", "double_go", "no_auctions")},
+        **{
+            k: k in form
+            for k in ("free_parking_jackpot", "double_go", "no_auctions", "phone_turns")
+        },
         "income_tax_percent": "income_tax_percent" in form,
     }
 
@@ -176,47 +126,44 @@ def dashboard(game_id: str):
         bank.perform(game.id, "end_game", {}, actor="clock", key="clock:end")  # TL1
     if request.args.get("fragment"):
         return dashboard_fragment(game)
-    return page("game.html", game, undo=undo_offer(game), codes=True, turn=turns.turn_panel(game))
+    return page("game.html", game, undo=undo_offer(game), codes=True, **turn_context(game))
 
 
 def dashboard_fragment(game: Game) -> str:
-    """The dashboard's live part: whose turn with the pad, the balances (the page's fetch and
-    the pushed news draw the same)."""
-    return page("_dashboard_live.html", game, turn=turns.turn_panel(game))
+    """The dashboard's live part: what the game waits for (the pad, a choice, a debt), the
+    balances (the page's fetch and the pushed news draw the same)."""
+    return page("_dashboard_live.html", game, **turn_context(game))
+
+
+def turn_context(game: Game) -> dict:
+    """What the game waits for, as panels, and the banker's correction "Next: ..." (R1)."""
+    state = bank.state_of(game)
+    current = whose_turn(state)
+    upcoming = None
+    if current is not None and not state.ended:
+        seat = next_in_play(state, current.seat)
+        name = state.players[seat].name
+        label = _("Next: %(player)s", player=name)
+        upcoming = offer(game, "turn_to", {"player": seat}, label, "secondary")
+    return {"panels": turns.panels(game), "upcoming": upcoming}
 
 
 @bp.get("/g/<game_id>/turn")
 def turn(game_id: str):
-    """R1: the dice total tapped on the pad; the landing's action worked out, one tap away."""
+    """R1: the dice total tapped on the pad for the seat the page was drawn for; the throw
+    and its landing worked out, one tap away. A page drawn for an earlier moment (Back, a
+    second banker phone) says the turn was taken and offers nothing."""
     game = load(game_id)
-    state = bank.state_of(game)
-    dice, player = whole(request.args.get("dice")), turns.whose_turn(state)
-    if dice is None or not 2 <= dice <= 12 or player is None:
+    seat, dice = whole(request.args.get("seat")), whole(request.args.get("dice"))
+    if dice is None or not 2 <= dice <= 12 or seat is None:
         return redirect(url_for("banker.dashboard", game_id=game_id))
-    doubles = request.args.get("doubles") == "1" and dice % 2 == 0
-    landing = turns.turn_options(game, player, dice, doubles)
-    return page("turn.html", game, who=player, dice=dice, doubles=doubles, **landing)
-
-
-@bp.get("/g/<game_id>/owe")
-def owe(game_id: str):
-    """K1: a refused payment kept waiting; the dashboard then shows the ways to raise it."""
-    game = load(game_id)
-    kind, payload = request.args.get("kind", ""), arg_payload()
-    try:
-        bank.preview(game, kind, payload)
-    except RuleError as refusal:
-        if refusal.rule == "K1":
-            turns.remember_debt(game, kind, payload, refusal.params)
-    return redirect(url_for("banker.dashboard", game_id=game_id))
-
-
-def arg_payload() -> dict:
-    try:
-        payload = parse_json(request.args.get("payload", "{}"))
-    except RuleError:
-        payload = None
-    return payload if isinstance(payload, dict) else {}
+    if turns.turn_taken(game, seat, whole(request.args.get("v"))):
+        back = url_for("banker.dashboard", game_id=game_id)
+        return page("turn_taken.html", game, back=back), 409
+    doubles = request.args.get("doubles") == "1"
+    who = bank.state_of(game).players[seat]
+    landing = turns.dice_options(game, seat, dice, doubles)
+    return page("turn.html", game, who=who, dice=dice, doubles=doubles, **landing)
 
 
 @bp.get("/g/<game_id>/history")
@@ -288,6 +235,8 @@ def land_space(game_id: str, seat: int):
 
 @bp.get("/g/<game_id>/land/<int:seat>/<int:index>")
 def land(game_id: str, seat: int, index: int):
+    """R1: the board is the truth: a landing the dice pad did not see, worked out by the
+    rules core as after a throw (the salary if the token passed GO on its way)."""
     game, state = seated(game_id, seat)
     edition = bank.edition_of(game)
     if not 0 <= index < len(edition.spaces):
@@ -295,66 +244,30 @@ def land(game_id: str, seat: int, index: int):
     who, space = state.players[seat], edition.spaces[index]
     passed_default = 0 < index < who.position
     passed_go = request.args.get("passed_go", "1" if passed_default else "") == "1"
-    context = Landing(game, state, edition, seat, space, passed_go)
+    base = {"player": seat, "space": index, "passed_go": passed_go and index != 0}
+    landing = {**turns.landing_options(game, "land", base), "space": space}
     return page(
         "land.html",
         game,
         who=who,
-        space=space,
         passed_go=passed_go,
-        owner=context.owner(),
-        options=context.options(),
-        dice_needed=context.dice_needed(),
-        by_card=context.by_card,
+        owner=owner_of(state, space),
         place=place_offer(game, who, space),
+        **landing,
     )
 
 
-def place_offer(game: Game, who, space: Space) -> Option | None:
+def owner_of(state: GameState, space):
+    seat = state.deeds[space.index].owner if space.is_deed else None
+    return None if seat is None else state.players[seat]
+
+
+def place_offer(game: Game, who, space) -> Option | None:
     """R1: the board is the truth; a token put right without anything else happening."""
     if who.in_jail or who.position == space.index:
         return None
     label = _("Only put the token here (nothing is paid)")
     return offer(game, "place", {"player": who.seat, "space": space.index}, label, "secondary")
-
-
-class Landing:
-    """The one action a space calls for, as buttons with their computed amounts."""
-
-    def __init__(self, game, state: GameState, edition: Edition, seat: int, space: Space, passed):
-        self.game, self.state, self.edition = game, state, edition
-        self.seat, self.space = seat, space
-        self.base = {"player": seat, "passed_go": passed and space.index != 0}
-        self.by_card = request.args.get("by_card") == "1"
-        self.dice = request.args.get("dice", "")
-
-    def owner(self):
-        if not self.space.is_deed:
-            return None
-        seat = self.state.deeds[self.space.index].owner
-        return None if seat is None else self.state.players[seat]
-
-    def calls(self) -> list[Call]:
-        dice = whole(self.dice)
-        return calls_for(self.state, self.edition, self.seat, self.space, dice, self.by_card)
-
-    def dice_needed(self) -> bool:
-        return any(call.needs_dice for call in self.calls())
-
-    def options(self) -> list[Option]:
-        return [self.option(call) for call in self.calls() if not call.needs_dice]
-
-    def option(self, call: Call) -> Option:
-        if call.kind == "go_to_jail":
-            return offer(self.game, "go_to_jail", {"player": self.seat})
-        label = ""
-        if call.percent:
-            # T1: the player chooses before the total worth is worked out, so no figure here.
-            label = _(
-                "Pay %(percent)s%% of total worth (worked out after choosing)",
-                percent=call.percent,
-            )
-        return offer(self.game, call.kind, {**self.base, **call.fields}, label, call.style)
 
 
 # -- money -------------------------------------------------------------------------------
@@ -389,41 +302,6 @@ def undo(game_id: str):
 # -- the one door ------------------------------------------------------------------------
 
 
-def payload_from_form() -> dict:
-    """The action's fields: one JSON field from the pages' buttons, or plain form fields."""
-    if "payload" in request.form:
-        try:
-            payload = parse_json(request.form["payload"])
-        except RuleError:
-            payload = None
-        if not isinstance(payload, dict):
-            raise RuleError("input", "The form was damaged: reload the page and try again")
-        return payload
-    return {k: v for k, v in request.form.items() if k not in FORM_META}
-
-
-def expected_version() -> int | None:
-    return whole(request.form.get("version"))
-
-
-def back_to(game_id: str) -> str:
-    """Where a refused action returns: the page its form came from (the form says, see
-    _macros.html), if that is a page of this game on this site; else the dashboard. Never
-    the Referer, which another site may set."""
-    back = request.form.get("back", "")
-    parts = urlsplit(back)
-    inside = f"/g/{game_id}/"
-    if (
-        back.startswith(inside)
-        and not (parts.scheme or parts.netloc)
-        and "\\" not in back
-        and len(back) < 500
-    ):
-        query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "fragment"])
-        return parts.path + (f"?{query}" if query else "")  # the whole page, not its live part
-    return url_for("banker.dashboard", game_id=game_id)
-
-
 @bp.post("/g/<game_id>/do")
 def do(game_id: str):
     game = load(game_id)
@@ -437,8 +315,7 @@ def do(game_id: str):
 
 
 def perform_form(game: Game, kind: str, payload: dict):
-    """The banker's tap through the one door; a refusal goes back where it came from, a
-    payment refused for want of cash (K1) waits with its ways out."""
+    """The banker's tap through the one door; a refusal goes back where it came from."""
     try:
         done = bank.perform(
             game.id,
@@ -448,9 +325,10 @@ def perform_form(game: Game, kind: str, payload: dict):
             expected_version=expected_version(),
         )
     except RuleError as refusal:
+        if refusal.rule == "stale":  # drawn for an earlier moment: Back, another phone
+            back = url_for("banker.dashboard", game_id=game.id)
+            return page("turn_taken.html", bank.find(game.id), back=back), 409
         flash(refused(refusal), "error")
-        if refusal.rule == "K1":
-            turns.remember_debt(game, kind, payload, refusal.params)
         return redirect(back_to(game.id))
     return after(done, kind)
 
@@ -468,34 +346,17 @@ def quick(game_id: str, seat: int):
 def after(done, kind: str):
     """The result in the green message (with its undo), then the page the action leads to."""
     game_id = done.game.id
-    turns.settle_debt(game_id, done.action)
     text = said(done.action.lines, bank.edition_of(done.game), done.action.text, kind == UNDO)
     flash(_("Already done: %(what)s", what=text) if done.repeated else text, "done")
-    outcome = done.outcome
-    if outcome is not None and outcome.state.ended:
+    state = bank.state_of(done.game)
+    if state.ended:
         return redirect(url_for("endgame.results", game_id=game_id))  # K4, SG3: who won
-    if outcome is not None and outcome.state.auction:
+    if state.auction:
         return redirect(url_for("endgame.auction", game_id=game_id))
-    if outcome is not None and outcome.next_space is not None:
-        seat = int(done.action.payload["player"])
-        by_card = "1" if outcome.by_card else None
-        target = url_for(
-            "banker.land", game_id=game_id, seat=seat, index=outcome.next_space, by_card=by_card
-        )
-        return redirect(target)
     return redirect(url_for("banker.dashboard", game_id=game_id))
-
-
-from . import turns  # noqa: E402  (the turn's pages use the options above)
 
 
 @bp.app_context_processor
 def turn_helpers() -> dict:
-    """The waiting payment and the way out, on every page of the banker's (see _flash.html)."""
-    return {"debt_of": turns.debt_panel}
-
-
-@bp.app_template_global("owe_link")
-def owe_link(game: Game, option: Option) -> str:
-    """A refused payment's way out, wherever an action button is drawn (see _macros.html)."""
-    return turns.owe_link(game, option)
+    """The open debts, on every page of the banker's (see _flash.html)."""
+    return {"debts_of": turns.debt_panels, "ways_out": turns.ways_out}

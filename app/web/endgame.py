@@ -7,9 +7,12 @@ from flask_babel import gettext as _
 
 from .. import bank, logbook
 from ..rules import score_breakdown
+from ..rules.auctions import lowest_bid, may_bid
 from ..rules.property import lift_cost
+from ..rules.state import DEAL
+from . import turns
 from .args import seat_of
-from .banker import Option, load, offer, page
+from .pages import Option, load, offer, page
 from .players import stream
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
@@ -51,49 +54,43 @@ STEPS = (10, 50, 100)
 
 
 def bid_chips(state) -> list[tuple]:
-    """P1: for each player, bids of the highest plus 10, 50 and 100, one tap each; a bid
-    above the bidder's cash, or over their own highest bid, is not offered."""
+    """P1: quick raises of the highest bid (+10, +50, +100), one tap each, for each player
+    the core lets bid; a raise below the lowest bid it takes or above the cash is left out."""
     auction = state.auction
     if not auction:
         return []
-    base = auction.bid if auction.bidder is not None else max(auction.minimum - 10, 0)
+    base = auction.bid if auction.bidder is not None else max(auction.minimum - STEPS[0], 0)
     rows = []
     for player in state.in_play():
         chips = []
-        for step in STEPS:
+        for step in STEPS if may_bid(state, player) else ():
             amount = base + step
-            payload = {"player": player.seat, "amount": amount}
-            chip = Option("bid", payload, f"+{step}", style="mini")
-            if amount > player.cash or auction.bidder == player.seat:
-                chip.error = " "
-            chips.append((amount, chip))
+            if lowest_bid(auction) <= amount <= player.cash:
+                payload = {"player": player.seat, "amount": amount}
+                chips.append((amount, Option("bid", payload, f"+{step}", style="mini")))
         rows.append((player, chips))
     return rows
 
 
 @bp.get("/bankrupt")
 def bankrupt(game_id: str):
-    """K1 first: what the debtor could raise; then the declaration to a player or the bank."""
+    """K1-K3: a debtor's debt, what they could raise, and the bankruptcy (refused in words
+    while they could pay); the creditor chooses to lift received mortgages now or later (M4)."""
     game = load(game_id)
-    args = request.args
-    fields = {
-        "player": args.get("player"),
-        "owed": args.get("owed"),
-        "creditor": args.get("creditor") or None,
-        "lift": args.getlist("lift"),
-    }
-    option = offer(game, "bankrupt", fields, style="danger") if fields["owed"] else None
-    return page(
-        "bankrupt.html", game, fields=fields, option=option, mortgaged=mortgaged_of(game, fields)
+    state = bank.state_of(game)
+    seat = seat_of(request.args.get("player"), state)
+    debt = next((p for p in turns.debt_panels(game) if p.player.seat == seat), None)
+    lift = request.args.getlist("lift")
+    option = (
+        offer(game, "bankrupt", {"player": seat, "lift": lift}, style="danger") if debt else None
     )
+    mortgaged = mortgaged_of(game, seat) if debt and debt.figures["creditor"] is not None else []
+    return page("bankrupt.html", game, debt=debt, option=option, mortgaged=mortgaged, lift=lift)
 
 
-def mortgaged_of(game, fields: dict) -> list:
+def mortgaged_of(game, seat: int) -> list:
     """K2, M4: the debtor's mortgaged deeds, for the creditor to lift now or keep mortgaged."""
     state, edition = bank.state_of(game), bank.edition_of(game)
-    seat = seat_of(fields["player"], state)
-    if seat is None or not fields["creditor"]:
-        return []
     held = state.held_by(seat)
     return [
         (edition.spaces[i], lift_cost(edition.spaces[i].mortgage))
@@ -107,10 +104,12 @@ def deal(game_id: str):
     """SG1: record the deeds dealt by hand from the real cards, or deal them at random."""
     game = load(game_id)
     state = bank.state_of(game)
+    if not state.waiting(DEAL):
+        return page("deal.html", game, dealt=True)  # SG1: once, before the first roll
     hands = [request.args.getlist(f"hand{p.seat}") for p in state.players]
     option = offer(game, "deal", {"hands": hands}) if any(hands) else None
     dealt = offer(game, "deal", {"hands": bank.random_hands(game)}, label=_("Deal at random"))
-    return page("deal.html", game, hands=hands, option=option, random_deal=dealt)
+    return page("deal.html", game, hands=hands, option=option, random_deal=dealt, dealt=False)
 
 
 @bp.get("/end")

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from ..rules import KINDS
-from ..rules.actions import MAX_NAME
-from ..rules.fields import AMOUNT, FLAG
-from ..rules.state import MODES
+from ..rules.setup import SETUP
 
 ERROR = {
     "type": "object",
@@ -70,50 +68,62 @@ GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type":
 BANKER = [{"banker": []}]
 
 
-SETUP_PLAYER = {
+WAIT = {
     "type": "object",
-    "required": ["name", "colour"],
+    "description": "What the game waits for: a landing's choice (buy, card, tax, throw), a "
+    "debt (K1), the deal (SG1), an auction (P1), or else the next roll; seat null: the banker, "
+    "or anyone for an auction",
+    "required": ["what", "seat", "figures", "actions"],
     "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
-        "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
-    },
-}
-
-
-def setup_schema() -> dict:
-    return {
-        "type": "object",
-        "required": ["edition", "players"],
-        "properties": {
-            "edition": {
-                "type": "string",
-                "maxLength": 32,
-                "description": "us-classic, us-2008, uk or es",
-            },
-            "players": {"type": "array", "minItems": 2, "maxItems": 8, "items": SETUP_PLAYER},
-            "starting_cash": AMOUNT,
-            "mode": {"enum": list(MODES)},
-            "ends_at": {
-                "type": "string",
-                "maxLength": 40,
-                "description": "TL1: ISO time of the end, with its offset, or local to "
-                "time_zone (UTC when neither); stored and shown as UTC",
-            },
-            "time_zone": {
-                "type": "string",
-                "maxLength": 64,
-                "description": "IANA name, e.g. America/New_York",
-            },
-            "free_parking_jackpot": FLAG,
-            "double_go": FLAG,
-            "no_auctions": FLAG,
-            "income_tax_percent": {
-                **FLAG,
-                "description": "T1: income tax may be paid as a percentage of total worth; "
-                "left out, the edition's own rule (on where the edition prints it)",
+        "what": {"enum": ["roll", "buy", "card", "tax", "throw", "debt", "deal", "auction"]},
+        "seat": {"type": ["integer", "null"]},
+        "space": {"type": ["integer", "null"]},
+        "figures": {
+            "type": "object",
+            "description": "buy: price; tax: amount, percent; debt: owed, cash, raisable, "
+            "short, creditor (null: the bank, or several players), creditors; auction: bid, "
+            "bidder, lowest; roll: doubles, in_jail, tries",
+        },
+        "actions": {
+            "type": "array",
+            "description": "the actions that answer it: kind, fields filled in, and asks (the "
+            "fields only the table can give: dice, amount, levels, hands)",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "kind": {"type": "string"},
+                    "fields": {"type": "object"},
+                    "asks": {"type": "array", "items": {"type": "string"}},
+                },
             },
         },
-    }
+    },
+}
+GAME = {
+    "type": "object",
+    "required": ["id", "version", "players", "turn", "pending", "offers"],
+    "properties": {
+        "id": {"type": "string"},
+        "version": {"type": "integer"},
+        "players": {"type": "array", "items": {"type": "object"}},
+        "turn": {
+            "type": "object",
+            "description": "R1, R2: whose turn it is, the doubles thrown in a row, and whether "
+            "that player has moved (the turn passes once nothing waits)",
+            "properties": {
+                "seat": {"type": "integer"},
+                "doubles": {"type": "integer"},
+                "moved": {"type": "boolean"},
+            },
+        },
+        "pending": {"type": "array", "items": WAIT, "description": "first things first"},
+        "offers": {
+            "type": "array",
+            "description": "trades offered and waiting for the partner's answer",
+            "items": {"type": "object"},
+        },
+    },
+}
 
 
 def openapi_document() -> dict:
@@ -224,8 +234,8 @@ def openapi_document() -> dict:
             },
             "schemas": {
                 "Error": ERROR,
-                "Setup": setup_schema(),
-                "Game": {"type": "object", "required": ["id", "version", "players"]},
+                "Setup": SETUP,
+                "Game": GAME,
                 "Export": {
                     "type": "object",
                     "required": ["format", "version", "setup", "log", "final", "checksum"],

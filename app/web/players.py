@@ -29,16 +29,17 @@ from .. import bank
 from ..live import hand_over, watcher
 from ..models import Game, Player, db, new_token
 from ..rules import KINDS, RuleError, rent_due, score
+from ..rules.actions import TURNS
+from ..rules.moves import waits
 from . import turns
 from .args import arg, whole
-from .banker import dashboard_fragment, expected_version, load, offer, page, payload_from_form
+from .banker import dashboard_fragment
+from .pages import expected_version, load, offer, page, payload_from_form
 from .present import CELL, board, history, history_page
 from .words import refused, said
 
 bp = Blueprint("players", __name__)
 
-# What a player's own phone may do (declared with each kind), and the field set to their seat.
-PLAYER_ACTIONS = {kind.name: kind.own_seat for kind in KINDS.values() if kind.own_seat}
 OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at a time
 TABLE_HISTORY = 6  # the last actions the table screen shows
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
@@ -95,6 +96,30 @@ def offers_to(game: Game, state, seat: int) -> list[tuple]:
     return found
 
 
+def own_field(game: Game, kind: str) -> str | None:
+    """The field a phone's own seat goes in, for a kind a phone may send now: always (pay,
+    bid, answer a trade, pay a debt), or while phones take their own turns (R1)."""
+    declared = KINDS.get(kind)
+    if declared is None or declared.phone is None:
+        return None
+    if declared.phone == TURNS and not bank.state_of(game).settings.phone_turns:
+        return None
+    return declared.own_seat
+
+
+def phone_panels(game: Game, seat: int) -> list:
+    """What waits for this seat, with only the answers its phone may send (a bid for
+    anyone; with phone turns, its throw, its choices, its bankruptcy)."""
+    found = []
+    for panel in turns.panels(game, seat):
+        panel.options = [o for o in panel.options if own_field(game, o.kind)]
+        panel.cards = [c for c in panel.cards if own_field(game, c.option.kind)]
+        panel.pad = panel.pad and own_field(game, "roll") is not None
+        if panel.options or panel.cards or panel.pad or panel.what == "debt":
+            found.append(panel)
+    return found
+
+
 @bp.get("/p/<token>")
 def player_page(token: str):
     return player_screen(token, fragment=bool(request.args.get("fragment")))
@@ -122,10 +147,11 @@ def player_screen(token: str, fragment: bool) -> str:
         own_history=OWN_HISTORY,
         auction=state.auction,
         offers=offers_to(game, state, seat),
-        my_turn=state.settings.phone_turns and turns.whose_turn(state) is state.players[seat],
+        panels=phone_panels(game, seat),
         presets=turns.PRESETS[:4],
     )
-    return page("player_live.html" if fragment else "phone.html", game, **context)
+    pad_to = url_for("players.player_turn", token=token)
+    return page("player_live.html" if fragment else "phone.html", game, pad_to=pad_to, **context)
 
 
 @bp.get("/p/<token>/history")
@@ -145,28 +171,24 @@ def player_history(token: str):
 
 @bp.post("/p/<token>/do")
 def player_do(token: str):
-    """A player may spend only their own money and bid: nothing else, for nobody else."""
+    """A player's phone acts for their own seat only, and only in the kinds a phone may send
+    (own_field); a form drawn for an earlier moment says the turn was taken."""
     player = player_by_token(token)
     kind = request.form.get("kind", "")
     own = own_field(player.game, kind)
     if own is None:
         abort(403)
+    back = url_for("players.player_page", token=token)
     try:
         payload = payload_from_form()
         payload[own] = player.seat
         done = phone_perform(player, kind, payload)
         flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")
     except RuleError as refusal:
+        if refusal.rule == "stale":
+            return page("turn_taken.html", bank.find(player.game_id), back=back, token=token), 409
         flash(refused(refusal), "error")
-    return redirect(url_for("players.player_page", token=token))
-
-
-def own_field(game: Game, kind: str) -> str | None:
-    """The field a phone's own seat goes in, for the kinds a phone may do; a turn by the dice
-    only when the banker allows it in the game's settings (R1)."""
-    if kind == "roll" and bank.state_of(game).settings.phone_turns:
-        return "player"
-    return PLAYER_ACTIONS.get(kind)
+    return redirect(back)
 
 
 @bp.post("/p/<token>/pay")
@@ -187,16 +209,19 @@ def player_pay(token: str):
 
 @bp.get("/p/<token>/turn")
 def player_turn(token: str):
-    """The player's own turn, when the banker allows it: the same pad, the same rules."""
+    """The player's own throw, with phone turns on: the same pad, the same rules; a page
+    drawn for an earlier moment says the turn was taken."""
     player = player_by_token(token)
     game = player.game
-    state = bank.state_of(game)
-    dice, me = whole(request.args.get("dice")), state.players[player.seat]
-    allowed = state.settings.phone_turns and turns.whose_turn(state) is me
-    if dice is None or not 2 <= dice <= 12 or not allowed:
+    dice = whole(request.args.get("dice"))
+    if dice is None or not 2 <= dice <= 12 or own_field(game, "roll") is None:
         return redirect(url_for("players.player_page", token=token))
-    doubles = request.args.get("doubles") == "1" and dice % 2 == 0
-    landing = turns.turn_options(game, me, dice, doubles)
+    back = url_for("players.player_page", token=token)
+    if turns.turn_taken(game, player.seat, whole(request.args.get("v"))):
+        return page("turn_taken.html", game, back=back, token=token), 409
+    doubles = request.args.get("doubles") == "1"
+    me = bank.state_of(game).players[player.seat]
+    landing = turns.dice_options(game, player.seat, dice, doubles)
     return page("phone_turn.html", game, token=token, who=me, dice=dice, doubles=doubles, **landing)
 
 
@@ -216,10 +241,11 @@ def player_preview(token: str):
     player = player_by_token(token)
     to = request.args.get("to")
     kind = request.args.get("kind") or ("bank_collect" if to == "bank" else "transfer")
-    if kind not in PLAYER_ACTIONS:
+    own = own_field(player.game, kind)
+    if own is None:
         abort(403)
     fields = {k: v for k, v in request.args.items() if k not in ("kind",) and v != "bank"}
-    fields[PLAYER_ACTIONS[kind]] = player.seat
+    fields[own] = player.seat
     option = offer(player.game, kind, fields)
     return page("phone_confirm.html", player.game, option=option, token=token, seat=player.seat)
 
@@ -243,6 +269,7 @@ def table_screen(token: str, fragment: bool) -> str:
         cells=board(game),
         cell=CELL,
         latest=history(game, limit=TABLE_HISTORY),
+        waits=waits(bank.state_of(game), bank.edition_of(game)),
     )
 
 

@@ -11,6 +11,7 @@ from .. import logbook
 from ..bank import edition_of, ends_at, state_of
 from ..models import Action, Game
 from ..rules import UNDO, Edition, raisable, score, total_worth
+from ..rules.moves import Wait, waits
 from ..rules.state import HOTEL, DeedState, GameState, PlayerState
 from .words import said
 
@@ -76,6 +77,24 @@ def game_view(game: Game) -> dict:
         "winners": winners(state, edition),
         "auction": asdict(state.auction) if state.auction else None,
         "to_auction": state.to_auction,
+        "turn": {"seat": state.turn, "doubles": state.doubles, "moved": state.moved},
+        "pending": [wait_view(wait) for wait in waits(state, edition)],
+        "offers": [{"id": offer.id, **offer.trade} for offer in state.offers],
+    }
+
+
+def wait_view(wait: Wait) -> dict:
+    """What the game waits for, as the API gives it: who must act (null: the banker, or
+    anyone for an auction), where, its figures, and the actions that answer it."""
+    return {
+        "what": wait.what,
+        "seat": wait.seat,
+        "space": wait.space,
+        "figures": wait.figures,
+        "actions": [
+            {"kind": move.kind, "fields": move.fields, "asks": list(move.asks)}
+            for move in wait.moves
+        ],
     }
 
 

@@ -11,7 +11,7 @@ from ..rules import HOTEL, GameState, RuleError
 from ..rules.edition import Edition, Group
 from ..rules.property import lift_cost
 from .args import seat_of, wholes
-from .banker import Option, load, offer, page
+from .pages import Option, load, offer, page
 from .words import N_, refused
 
 bp = Blueprint("property", __name__, url_prefix="/g/<game_id>")
@@ -133,24 +133,27 @@ def mortgages(game_id: str):
     return page("mortgages.html", game, seat=seat, rows=rows, lift_cost=lift_cost)
 
 
-def trade_payload(state: GameState) -> dict | None:
-    args = request.args
-    seats = [args.get("player", ""), args.get("partner", "")]
+def trade_payload(state: GameState, args: dict | None = None) -> dict | None:
+    """The trade a form asks for (the query string, or `args` as lists of values)."""
+    if args is None:
+        args = request.args.to_dict(flat=False)
+    first = lambda key, default="": (args.get(key) or [default])[0]  # noqa: E731
+    seats = [first("player"), first("partner")]
     if any(seat_of(s, state) is None for s in seats):
         return None
-    cash_from = args.get("cash_from", "player")
-    cash = args.get("cash", "").strip() or "0"
+    cash_from = first("cash_from", "player")
+    cash = first("cash").strip() or "0"
     side = lambda key, gives_cash: {  # noqa: E731
-        "deeds": args.getlist(f"{key}_deeds"),
+        "deeds": args.get(f"{key}_deeds", []),
         "cash": cash if gives_cash else "0",
-        "jail_free": args.get(f"{key}_jail_free", "0") or "0",
+        "jail_free": first(f"{key}_jail_free", "0") or "0",
     }
     return {
         "player": seats[0],
         "partner": seats[1],
         "give": side("give", cash_from == "player"),
         "take": side("take", cash_from == "partner"),
-        "lift": args.getlist("lift"),
+        "lift": args.get("lift", []),
     }
 
 

@@ -12,8 +12,9 @@ from tablebank.live import watcher
 from tablebank.models import db
 from werkzeug.serving import make_server
 
+from .flows import PHONE
+
 CHROMIUM = Path("/usr/bin/chromium")
-PHONE = {"width": 390, "height": 844}
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -4,53 +4,43 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from ..support import ALL_EDITIONS
+from .flows import US, balance, land, no_sideways_scroll, start_game
 
-US = ALL_EDITIONS["us-classic"]
 BOARDWALK = US.spaces[39]
 
 
-def balance(page: Page, seat: int):
-    return page.locator(f'.cash[data-seat="{seat}"]')
-
-
-def start_game(page: Page, url: str) -> None:
-    page.goto(url + "/")
-    page.get_by_role("link", name="New game").click()
-    page.get_by_label("Name of player 1").fill("Ana")
-    page.get_by_label("Name of player 2").fill("Bea")
-    page.get_by_role("button", name="Start the game").click()
-
-
-def land(page: Page, who: str, space: str) -> None:
-    page.get_by_role("link", name="Landed on…").click()
-    page.get_by_role("link", name=who).click()
-    page.locator(".space", has_text=space).click()
-
-
-def test_p1_p2_banker_buys_charges_rent_and_undoes_on_a_phone(phone: Page, live_server):
+def test_r1_p1_p2_landings_recorded_by_hand_buy_charge_rent_and_undo(phone: Page, live_server):
+    """R1: "Landed on…" records a move the dice pad did not see; the core works out the
+    landing: a deed for sale is bought or declined (P1), an owned one charges its rent (P2)."""
     start_game(phone, live_server)
     expect(balance(phone, 0)).to_have_text("$1,500")
 
     land(phone, "Ana", "Boardwalk")
-    phone.get_by_role("button", name=f"Ana buys Boardwalk for ${BOARDWALK.price}").click()
+    expect(phone.locator(".hint")).to_contain_text(f"For sale: ${BOARDWALK.price}")
+    declined = "Ana lands on Boardwalk; Ana declines Boardwalk; the bank auctions Boardwalk"
+    expect(phone.get_by_role("button", name=declined)).to_be_enabled()
+    bought = f"Ana lands on Boardwalk; Ana buys Boardwalk for ${BOARDWALK.price}"
+    phone.get_by_role("button", name=bought).click()
     expect(phone.get_by_role("status")).to_contain_text("Ana buys Boardwalk")
     expect(balance(phone, 0)).to_have_text(f"${1500 - BOARDWALK.price:,}")
 
     land(phone, "Bea", "Boardwalk")
+    expect(phone.locator(".hint")).to_contain_text("Owner: Ana")
     rent = BOARDWALK.rent[0]
-    phone.get_by_role("button", name=f"Bea pays Ana ${rent} rent for Boardwalk").click()
+    expect(phone.get_by_role("button", name="Bea declines Boardwalk")).to_have_count(0)
+    phone.get_by_role(
+        "button", name=f"Bea lands on Boardwalk; Bea pays Ana ${rent} rent for Boardwalk"
+    ).click()
     expect(balance(phone, 1)).to_have_text(f"${1500 - rent:,}")
+    expect(balance(phone, 0)).to_have_text(f"${1500 - BOARDWALK.price + rent:,}")
 
-    phone.get_by_role("link", name="Undo: Bea pays Ana").click()
-    phone.get_by_role("button", name="Undo: Bea pays Ana").click()
+    phone.get_by_role("link", name="Undo: Bea lands on Boardwalk").click()
+    phone.get_by_role("button", name="Undo: Bea lands on Boardwalk").click()
     expect(balance(phone, 1)).to_have_text("$1,500")
 
     phone.get_by_role("link", name="History").click()
     expect(phone.locator(".history .undone")).to_contain_text("Bea pays Ana")
-
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, "the page scrolls sideways on a phone"
+    no_sideways_scroll(phone)
 
 
 def test_k1_payment_over_cash_is_refused_with_what_could_be_raised(phone: Page, live_server):

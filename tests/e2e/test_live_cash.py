@@ -8,9 +8,7 @@ import re
 
 from playwright.sync_api import Browser, Page, Route, expect
 
-from .conftest import PHONE
-from .test_banker_flow import start_game
-from .test_table_flows import player_links
+from .flows import PHONE, player_links, start_game
 
 
 def cash_only_stream(route: Route) -> None:

@@ -13,9 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import PHONE
-from .test_banker_flow import start_game
-from .test_table_flows import own_phone, player_links
+from .flows import PHONE, own_phone, player_links, start_game
 
 BUDGET = 20_000
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,66 +7,38 @@ step of the flow itself is a tap on the phone.
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 from playwright.sync_api import Page, expect
 
-from ..support import ALL_EDITIONS, setup_of
+from .flows import US, Api, balance, no_sideways_scroll
 
-US = ALL_EDITIONS["us-classic"]
 GREENS = list(US.groups["green"].deeds)
 GREEN_HOUSE = US.groups["green"].house_price
 PARK_PLACE, BOARDWALK, READING = 37, 39, 5
 
 
-class Table:
+class Table(Api):
     """A game made through the API, opened on the phone with the banker's link."""
 
     def __init__(self, phone: Page, url: str) -> None:
-        self.url, self.phone = url, phone
-        created = self.post("/api/games", setup_of(names=("Ana", "Bea")))
-        self.id, self.key = created["id"], created["banker_key"]
-        phone.goto(f"{url}/g/{self.id}/?key={self.key}")
-
-    def post(self, path: str, body: dict) -> dict:
-        request = urllib.request.Request(
-            self.url + path,
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", "X-Banker-Key": getattr(self, "key", "")},
-        )
-        with urllib.request.urlopen(request) as response:
-            return json.loads(response.read())
-
-    def act(self, kind: str, **fields) -> dict:
-        return self.post(f"/api/games/{self.id}/actions", {"kind": kind, **fields})
-
-    def dashboard(self) -> None:
-        self.phone.goto(f"{self.url}/g/{self.id}/")
+        super().__init__(url)
+        self.phone = phone
+        self.banker(phone)
 
     def open(self, link: str, who: str) -> None:
-        self.dashboard()
+        """A tile of the dashboard, then the player."""
+        self.phone.goto(self.dashboard)
         self.phone.get_by_role("link", name=link).click()
         self.phone.get_by_role("link", name=who).click()
-
-
-def balance(phone: Page, seat: int):
-    return phone.locator(f'.cash[data-seat="{seat}"]')
 
 
 def supply(phone: Page):
     return phone.locator(".supply").first
 
 
-def no_sideways_scroll(phone: Page) -> None:
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-
-
 def test_b1_b6_hotels_built_then_sold_as_one_when_the_bank_is_short(phone: Page, live_server):
     table = Table(phone, live_server)
     table.act("bank_pay", player=0, amount=10_000)
-    for deed in GREENS:
-        table.act("buy", player=0, deed=deed)
+    table.own(0, *GREENS)
     cash = 1500 + 10_000 - sum(US.spaces[i].price for i in GREENS)
 
     table.open("Houses and hotels", "Ana")
@@ -86,8 +58,7 @@ def test_b1_b6_hotels_built_then_sold_as_one_when_the_bank_is_short(phone: Page,
     # Bea's building leaves the bank 3 houses: no hotel of Ana's can be broken down (B6)
     table.act("bank_pay", player=1, amount=20_000)
     for group in ("orange", "red", "yellow"):
-        for deed in US.groups[group].deeds:
-            table.act("buy", player=1, deed=deed)
+        table.own(1, *US.groups[group].deeds)
     for group, levels in (("orange", [4, 4, 4]), ("red", [4, 4, 4]), ("yellow", [2, 2, 1])):
         table.act("build", player=1, group=group, levels=levels)
 
@@ -115,8 +86,7 @@ def test_b1_b6_hotels_built_then_sold_as_one_when_the_bank_is_short(phone: Page,
 
 def test_m1_m3_mortgage_and_lift_with_the_amounts_on_the_buttons(phone: Page, live_server):
     table = Table(phone, live_server)
-    for deed in (PARK_PLACE, BOARDWALK):
-        table.act("buy", player=0, deed=deed)
+    table.own(0, PARK_PLACE, BOARDWALK)
     cash = 1500 - 350 - 400
 
     table.open("Mortgages", "Ana")
@@ -143,11 +113,11 @@ def test_m1_m3_mortgage_and_lift_with_the_amounts_on_the_buttons(phone: Page, li
 def test_x1_m4_trade_with_cash_and_a_lift_chosen_deed_by_deed(phone: Page, live_server):
     table = Table(phone, live_server)
     for deed in (PARK_PLACE, READING):
-        table.act("buy", player=0, deed=deed)
+        table.own(0, deed)
         table.act("mortgage", player=0, deed=deed)
     ana = 1500 - 350 - 200 + 175 + 100
 
-    table.dashboard()
+    phone.goto(table.dashboard)
     phone.get_by_role("link", name="Trade").click()
     phone.get_by_role("button", name="Show their deeds").click()
     phone.get_by_label("Park Place").check()
@@ -179,11 +149,10 @@ def test_x1_m4_trade_with_cash_and_a_lift_chosen_deed_by_deed(phone: Page, live_
 def test_x1_a_trade_of_a_built_group_is_refused_on_the_phone(phone: Page, live_server):
     table = Table(phone, live_server)
     table.act("bank_pay", player=0, amount=5_000)
-    for deed in GREENS:
-        table.act("buy", player=0, deed=deed)
+    table.own(0, *GREENS)
     table.act("build", player=0, group="green", levels=[1, 1, 1])
 
-    table.dashboard()
+    phone.goto(table.dashboard)
     phone.get_by_role("link", name="Trade").click()
     phone.get_by_role("button", name="Show their deeds").click()
     phone.get_by_label("Pacific Avenue").check()

@@ -7,25 +7,9 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from ..support import ALL_EDITIONS
-from .conftest import PHONE
-from .test_banker_flow import balance, land, start_game
+from .flows import PHONE, US, balance, buy, give_cash, land, own_phone, player_links, start_game
 
-US = ALL_EDITIONS["us-classic"]
 BLUE_HOUSE = US.groups["dark_blue"].house_price
-
-
-def buy(page: Page, who: str, space: str) -> None:
-    land(page, who, space)
-    page.locator("form.act button").first.click()
-
-
-def give_cash(page: Page, who: str, amount: int) -> None:
-    page.get_by_role("link", name="Bank pays / collects").click()
-    page.locator(".choice", has_text=who).click()
-    page.get_by_label("Amount").fill(str(amount))
-    page.get_by_role("button", name="Preview").click()
-    page.get_by_role("button", name=f"The bank pays {who}").click()
 
 
 def test_b1_m1_x1_build_hotels_mortgage_and_trade_on_a_phone(phone: Page, live_server):
@@ -62,24 +46,6 @@ def test_b1_m1_x1_build_hotels_mortgage_and_trade_on_a_phone(phone: Page, live_s
     expect(phone.locator(".before-after")).to_contain_text(f"${cash + 300:,}")
     phone.get_by_role("button", name="Ana trades with Bea").click()
     expect(balance(phone, 1)).to_have_text(f"${1500 - 300 - 18:,}")  # M4: 10% at once
-
-
-def player_links(page: Page, live_server: str) -> dict[str, str]:
-    page.get_by_role("link", name="Players' phones (QR)").click()
-    links = {}
-    for code in page.locator(".code").all():
-        name = code.locator("h2").inner_text()
-        link = code.locator(".link a")
-        if link.count():
-            links[name] = link.get_attribute("href")
-    return links
-
-
-def own_phone(browser: Browser, url: str) -> Page:
-    context = browser.new_context(viewport=PHONE, is_mobile=True)
-    page = context.new_page()
-    page.goto(url)
-    return page
 
 
 def bid(page: Page, amount: int, confirm: bool = True) -> None:
@@ -125,14 +91,15 @@ def test_p1_two_players_bid_from_their_own_phones_and_see_it_live(
 def test_sg4_results_page_ranks_the_players_on_a_phone(phone: Page, live_server):
     start_game(phone, live_server)
     buy(phone, "Bea", "Boardwalk")
-    buy(phone, "Ana", "Boardwalk")  # Ana pays the rent
+    land(phone, "Ana", "Boardwalk")
+    rent = US.spaces[39].rent[0]
+    phone.get_by_role("button", name=f"Ana lands on Boardwalk; Ana pays Bea ${rent} rent").click()
     phone.get_by_role("link", name="End the game").click()
     phone.get_by_role("button", name="the game ends").click()
     expect(phone).to_have_url(re.compile(r"/results$"))  # the ending lands on the results
     expect(phone.locator(".winner")).to_have_text(re.compile(r"Bea\s+wins the game"))
     ranking = phone.locator(".ranking li")
     expect(ranking.first).to_contain_text("Bea")
-    rent = US.spaces[39].rent[0]
     expect(ranking.first.locator(".total")).to_have_text(f"Net worth ${1500 + rent:,}")
     expect(ranking.last.locator(".total")).to_have_text(f"Net worth ${1500 - rent:,}")
     expect(phone.locator("svg.chart polyline")).to_have_count(2)

@@ -4,13 +4,11 @@ whole and at least 14 px; tokens stand where the bank says each player is, live.
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import pytest
 from playwright.sync_api import Browser, expect
 
-from ..conftest import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS
+from .flows import Api
 
 TV_SIZES = [{"width": 1920, "height": 1080}, {"width": 1280, "height": 800}]
 
@@ -29,45 +27,18 @@ LABELS = """() => [...document.querySelectorAll('.sq')].map(sq => {
 })"""
 
 
-class Api:
-    def __init__(self, url: str, edition: str, names: tuple[str, ...]) -> None:
-        self.url, self.key = url, ""
-        setup = setup_of(names=names, mode="timed", ends_at="2099-01-01T20:00:00+00:00")
-        created = self.post("/api/games", {**setup, "edition": edition})
-        self.id, self.key = created["id"], created["banker_key"]
-
-    def post(self, path: str, body: dict) -> dict:
-        request = urllib.request.Request(
-            self.url + path,
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", "X-Banker-Key": self.key},
-        )
-        with urllib.request.urlopen(request) as response:
-            return json.loads(response.read())
-
-    def act(self, kind: str, **fields) -> dict:
-        return self.post(f"/api/games/{self.id}/actions", {"kind": kind, **fields})
-
-    def table_url(self) -> str:
-        request = urllib.request.Request(
-            f"{self.url}/g/{self.id}/codes", headers={"X-Banker-Key": self.key}
-        )
-        with urllib.request.urlopen(request) as response:
-            page = response.read().decode()
-        start = page.index(f"{self.url}/t/")
-        return page[start : page.index('"', start)]
-
-
 def busy_table(url: str, edition: str) -> Api:
     """Six players, deeds dealt, houses, a hotel, a mortgage, tokens spread and stacked."""
-    api = Api(url, edition, ("Ana", "Bea", "Cal", "Dmitri Alexandrovich", "Eve", "Fer"))
+    names = ("Ana", "Bea", "Cal", "Dmitri Alexandrovich", "Eve", "Fer")
+    ends = "2099-01-01T20:00:00+00:00"
+    api = Api(url, names, edition, mode="timed", ends_at=ends)
     api.act("deal", hands=[[1, 3], [31, 32], [5, 15], [12, 28], [37, 39], [6, 8]])
     api.act("bank_pay", player=1, amount=3000)
-    api.act("buy", player=1, deed=34)
+    api.own(1, 34)
     api.act("build", player=1, group="green", levels=[4, 4, 5])
     api.act("mortgage", player=4, deed=37)
     for seat, space in [(0, 20), (1, 31), (2, 5), (3, 20), (4, 39)]:
-        api.act("visit", player=seat, space=space)
+        api.act("place", player=seat, space=space)
     api.act("go_to_jail", player=5)
     return api
 
@@ -121,8 +92,9 @@ def test_tokens_stand_on_the_tracked_spaces_and_move_live(browser: Browser, live
         "e => parseFloat(getComputedStyle(e).fontSize)"
     )
     assert font >= 14
-    api.act("visit", player=0, space=1)  # Ana moves to her own Mediterranean Avenue
-    expect(tv.locator('.sq[data-space="1"] .token[title="Ana"]')).to_be_visible()
+    api.act("turn_to", player=0)
+    api.act("roll", player=0, dice=8)  # from Free Parking onto Dmitri's Water Works
+    expect(tv.locator('.sq[data-space="28"] .token[title="Ana"]')).to_be_visible()
     expect(parking).to_have_count(1)
     context.close()
 

@@ -6,24 +6,17 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
-from ..conftest import ALL_EDITIONS
-from .test_banker_flow import balance, start_game
+from .flows import NARROW, PHONE, US, balance, pad, start_game
 
-US = ALL_EDITIONS["us-classic"]
 READING = US.spaces[5]
-NARROW = {"width": 360, "height": 780}
-
-
-def pad(page: Page, dice: int) -> None:
-    page.locator(f'.pad button[value="{dice}"]').click()
 
 
 def no_sideways_scroll(page: Page) -> None:
     page.set_viewport_size(NARROW)
     width = page.evaluate("document.documentElement.scrollWidth")
-    page.set_viewport_size({"width": 390, "height": 844})
+    page.set_viewport_size(PHONE)
     assert width <= NARROW["width"], f"{page.url} scrolls sideways at 360 px"
 
 
@@ -55,6 +48,53 @@ def test_r1_p1_p2_two_taps_a_turn_and_the_undo_in_sight(phone: Page, live_server
     expect(balance(phone, 1)).to_have_text(f"${1500 - rent:,}")
 
 
+def silent_stream(route: Route) -> None:
+    """A live stream that says nothing for ten minutes: the page stays as it was drawn (a
+    second banker phone asleep in a pocket, or out of the network's reach)."""
+    body = "retry: 600000\n\n"
+    route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=body)
+
+
+def taken(page: Page, tap) -> None:
+    """`tap` opens a turn page drawn for an earlier moment: 409, it says so, offers nothing."""
+    with page.expect_response(re.compile(r"/turn\?")) as answer:
+        tap()
+    assert answer.value.status == 409
+    expect(page.locator("header .title")).to_have_text("This turn was already taken")
+    expect(page.locator("form.act")).to_have_count(0)
+
+
+def test_r1_a_stale_pad_says_the_turn_was_already_taken_and_changes_nothing(
+    phone: Page, live_server
+):
+    """R1 (issue 19): a dice pad drawn before the turn was taken (a second banker phone that
+    has not heard the news, the Back button) opens no turn for anyone, and nothing changes."""
+    start_game(phone, live_server)
+    other = phone.context.new_page()  # the same banker, a second phone
+    other.route(re.compile(r"/live\?"), silent_stream)
+    other.goto(phone.url)
+    expect(other.locator(".turn")).to_contain_text("Ana's turn")
+
+    pad(phone, 5)
+    phone.get_by_role("button", name=re.compile("Ana buys Reading Railroad")).click()
+    expect(phone.locator(".turn")).to_contain_text("Bea's turn")
+    after = f"${1500 - READING.price:,}"
+
+    expect(other.locator(".turn")).to_contain_text("Ana's turn")  # drawn before the throw
+    taken(other, lambda: pad(other, 6))
+    other.get_by_role("link", name="Back to the game as it is now").click()
+    expect(other.locator(".turn")).to_contain_text("Bea's turn")
+    expect(balance(other, 0)).to_have_text(after)
+    expect(balance(other, 1)).to_have_text("$1,500")
+    expect(other.get_by_role("link", name=re.compile("^Undo: Ana throws 5"))).to_be_visible()
+
+    taken(phone, phone.go_back)  # the turn page of Ana's 5, asked for again
+    phone.get_by_role("link", name="Back to the game as it is now").click()
+    expect(phone.locator(".turn")).to_contain_text("Bea's turn")
+    expect(balance(phone, 0)).to_have_text(after)
+    expect(balance(phone, 1)).to_have_text("$1,500")
+
+
 def test_c1_c2_a_card_in_two_taps_and_money_in_three(phone: Page, live_server):
     start_game(phone, live_server)
     phone.locator(".pad .doubles").click()
@@ -75,26 +115,42 @@ def test_c1_c2_a_card_in_two_taps_and_money_in_three(phone: Page, live_server):
     expect(balance(phone, 1)).to_have_text("$1,550")
 
 
-def test_k1_cannot_pay_leads_to_the_way_out_then_one_tap_pays(phone: Page, live_server):
+def test_k1_a_throw_the_cash_cannot_pay_leaves_a_debt_paid_once_the_money_is_there(
+    phone: Page, live_server
+):
+    """K1: the throw happens and the rent it cannot pay waits as a debt, on the dashboard;
+    "Pay the debt" is refused with the shortfall until the money is there, then one tap pays."""
     start_game(phone, live_server)
     pad(phone, 5)
     phone.get_by_role("button", name=re.compile("Ana buys Reading Railroad")).click()
     phone.locator(".balances a.balance").nth(1).click()
     phone.get_by_label("Other amount").fill("1490")
-    phone.get_by_role("button", name="Pay", exact=True).click()
+    phone.get_by_role("button", name="Pay", exact=True).click()  # to the bank
+    expect(balance(phone, 1)).to_have_text("$10")
+
     pad(phone, 5)
-    expect(phone.locator(".refused")).to_contain_text("Bea cannot pay $25")
-    phone.get_by_role("link", name=re.compile("Raise the money")).click()
+    rent = READING.rent[0]
+    throw = phone.get_by_role("button", name=re.compile("^Bea throws 5 and moves to Reading"))
+    expect(throw).to_contain_text(f"Bea is ${rent - 10} short: the debt waits")
+    throw.click()
     debt = phone.locator(".debt")
-    expect(debt).to_contain_text("Bea owes Ana $25")
-    expect(debt.get_by_role("link", name="Bankruptcy")).to_be_visible()
-    expect(debt.get_by_role("button", name="Now pay the $25")).to_be_disabled()
+    expect(debt).to_contain_text(f"Bea owes Ana ${rent}")
+    expect(debt.locator(".figures")).to_have_text(re.compile(r"Cash\s*\$10\s*Could raise in all"))
+    pay = debt.get_by_role("button", name="Pay the debt")
+    expect(pay).to_be_disabled()
+    expect(debt.locator(".refused")).to_contain_text(f"Bea cannot pay ${rent}: ${rent - 10} short")
+    bankrupt = debt.get_by_role("button", name=re.compile(f"^Bea is bankrupt, owing \\${rent}"))
+    expect(bankrupt).to_be_enabled()  # K1: with no deeds, all she could raise is her $10
+    expect(phone.locator(".pad")).to_have_count(0)  # nobody throws while the debt is open
+
     phone.locator(".balances a.balance").nth(1).click()
     phone.get_by_label("The bank pays Bea").check()
     phone.get_by_role("button", name="$100", exact=True).click()
-    phone.locator(".debt").get_by_role("button", name="Now pay the $25").click()
-    expect(balance(phone, 1)).to_have_text("$85")
+    phone.locator(".debt").get_by_role("button", name=f"Bea pays Ana the ${rent} owed").click()
+    expect(balance(phone, 1)).to_have_text(f"${10 + 100 - rent}")
+    expect(balance(phone, 0)).to_have_text(f"${1500 - READING.price + rent:,}")
     expect(phone.locator(".debt")).to_have_count(0)
+    expect(phone.locator(".turn")).to_contain_text("Ana's turn")
 
 
 def test_p1_the_auction_page_shows_a_phones_bid_at_once(browser, phone: Page, live_server):

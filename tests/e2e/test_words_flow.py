@@ -11,10 +11,17 @@ from zoneinfo import ZoneInfo
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import PHONE
-from .test_banker_flow import land, start_game
-from .test_property_flow import Table
-from .test_table_flows import own_phone, player_links
+from .flows import (
+    PHONE,
+    US,
+    Api,
+    land,
+    no_sideways_scroll,
+    own_phone,
+    pad,
+    player_links,
+    start_game,
+)
 
 CONTRAST = """e => {
   const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
@@ -24,10 +31,6 @@ CONTRAST = """e => {
   const a = lum(getComputedStyle(e).color), b = lum(getComputedStyle(e).backgroundColor);
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 }"""
-
-
-def no_sideways_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_a_new_game_starts_with_the_banker_link_to_keep(phone: Page, live_server):
@@ -44,21 +47,29 @@ def test_a_new_game_starts_with_the_banker_link_to_keep(phone: Page, live_server
 def test_k1_k4_bankruptcy_lands_on_results_with_the_winner_and_no_tiles_are_left(
     phone: Page, live_server
 ):
-    start_game(phone, live_server)
-    phone.get_by_role("link", name="Cannot pay").click()
-    phone.locator(".choice", has_text="Bea").first.click()
-    phone.get_by_label("Amount owed").fill("5000")
-    phone.locator("fieldset", has_text="Owed to").locator(".choice", has_text="Ana").click()
-    phone.get_by_role("button", name="What can they raise?").click()
-    expect(phone.locator(".figures")).to_contain_text("Could raise in all")
-    expect(phone.locator(".figures")).not_to_contain_text("K1")
-    phone.locator(".option form.act button").click()
+    """K1, K4: Bea throws onto Ana's Boardwalk with a hotel; the rent is more than all she
+    could raise, so the debt panel lets her go bankrupt, and the last player left wins."""
+    api = Api(live_server)
+    api.act("bank_pay", player=0, amount=2000)
+    api.own(0, 37, 39)
+    api.act("build", player=0, group="dark_blue", levels=[5, 5])
+    api.before(1, 39, dice=8)
+    api.banker(phone)
+    pad(phone, 8)
+    phone.get_by_role("button", name=re.compile("^Bea throws 8 and moves to Boardwalk")).click()
+    debt = phone.locator(".debt")
+    hotel = US.spaces[39].rent[5]
+    expect(debt).to_contain_text(f"Bea owes Ana ${hotel:,}")
+    expect(debt.locator(".figures")).to_contain_text("Could raise in all")
+    expect(debt).not_to_contain_text("K1")
+    debt.get_by_role("button", name=re.compile("^Bea is bankrupt, owing")).click()
     expect(phone).to_have_url(re.compile(r"/results$"))
     expect(phone.locator(".winner")).to_have_text(re.compile(r"Ana\s+wins the game"))
     phone.get_by_role("link", name="← Game").click()
     expect(phone.locator(".winner")).to_contain_text("Ana")
-    for tile in ("Landed on…", "Passed GO", "Mortgages", "Cannot pay", "Trade"):
+    for tile in ("Landed on…", "Passed GO", "Mortgages", "Trade"):
         expect(phone.get_by_role("link", name=tile, exact=True)).to_have_count(0)
+    expect(phone.locator(".pad")).to_have_count(0)
     expect(phone.get_by_role("link", name="The game has ended: results")).to_be_visible()
 
 
@@ -137,8 +148,9 @@ def test_tl1_a_new_york_banker_sees_the_right_countdown_and_local_times(
 def test_x1_a_trade_offer_on_the_phone_is_accepted_with_accept(
     browser: Browser, phone, live_server
 ):
-    table = Table(phone, live_server)
-    table.act("buy", player=0, deed=39)
+    table = Api(live_server)
+    table.banker(phone)
+    table.own(0, 39)
     table.act("trade_offer", player=0, partner=1, give={"deeds": [39]}, take={"cash": 500})
     links = player_links(phone, live_server)
     bea = own_phone(browser, links["Bea"])

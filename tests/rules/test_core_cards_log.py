@@ -1,4 +1,5 @@
-"""Rules core: every kind of card (C1-C3), the log with undo and replay, and edition files."""
+"""Rules core: every kind of card (C1-C3), drawn where a throw lands, its effect and who it
+pays worked out by the core; the log with undo and replay; and edition files."""
 
 from __future__ import annotations
 
@@ -8,194 +9,228 @@ import shutil
 import pytest
 from tablebank import EDITIONS
 from tablebank.edition_files import load_edition_file, load_editions
-from tablebank.rules import HOTEL, EditionError, RuleError, apply, new_game, replay
+from tablebank.rules import HOTEL, EditionError, apply, new_game, replay
 
-from ..support import ALL_EDITIONS, setup_of
+from ..support import (
+    ALL_EDITIONS,
+    BOARDWALK,
+    BROWN,
+    CHANCE,
+    CHEST,
+    GO,
+    ILLINOIS,
+    INCOME_TAX,
+    JAIL,
+    PARK_PLACE,
+    RAILROADS,
+    READING,
+    US,
+    WATER,
+    Table,
+    card_of,
+    paid,
+    setup_of,
+)
 
-US = ALL_EDITIONS["us-classic"]
-CHANCE, CHEST = 7, 2
-
-
-def card(deck: str, effect: str, **match):
-    return next(
-        c
-        for c in US.deck(deck)
-        if c.effect == effect and all(getattr(c, k) == v for k, v in match.items())
-    )
-
-
-def draw(state, seat, drawn, space, **extra):
-    return apply(state, US, "card", {"player": seat, "card": drawn.id, "space": space, **extra})
-
-
-def at(state, seat, position):
-    state = state.copy()
-    state.players[seat].position = position
-    return state
+ST_CHARLES = 11
+LAST_CHANCE, SECOND_CHANCE = 36, 22
 
 
 # -- cards ----------------------------------------------------------------------------------
 
 
-def test_c1_every_card_of_every_edition_can_be_drawn(editions):
-    for edition in editions.values():
+def test_c1_every_card_of_every_edition_can_be_drawn():
+    for edition in ALL_EDITIONS.values():
         for drawn in edition.cards.values():
-            state = new_game(edition, {**setup_of(), "edition": edition.id})
+            table = Table(edition)
             space = next(s.index for s in edition.spaces if s.kind == drawn.deck)
-            outcome = apply(state, edition, "card", {"player": 0, "card": drawn.id, "space": space})
-            assert outcome.text.startswith("Ana draws"), (edition.id, drawn.id)
+            step = {"kind": "card", "card": drawn.id}
+            outcome = table.do("land", player=0, space=space, choices=[step])
+            assert f"Ana draws “{drawn.text}”" in outcome.text, (edition.id, drawn.id)
+            assert table.state.drawn[drawn.deck] == [drawn.id], (edition.id, drawn.id)
 
 
-def test_c2_collect_from_the_bank(fresh):
-    dividend = card("chance", "collect", amount=50)
-    after = draw(fresh, 0, dividend, CHANCE).state
-    assert after.players[0].cash == 1550
+def test_c2_collect_from_the_bank():
+    dividend = card_of(US, "collect", deck="chance", amount=50)
+    table = Table()
+    assert paid(table.draws(0, dividend)) == [(None, 0, dividend.amount)]
+    assert table.cash(0) == 1550
 
 
-def test_c2_pay_the_bank(fresh):
-    fee = card("chest", "pay", amount=50)
-    assert draw(fresh, 0, fee, CHEST).state.players[0].cash == 1450
+def test_c2_pay_the_bank():
+    fee = card_of(US, "pay", deck="chest", amount=50)
+    table = Table()
+    assert paid(table.draws(0, fee)) == [(0, None, fee.amount)]
+    assert table.cash(0) == 1450
 
 
-def test_c2_pay_each_other_player(fresh):
-    chairman = card("chance", "pay_each")
-    after = draw(fresh, 0, chairman, CHANCE).state
-    assert [p.cash for p in after.players] == [1500 - 2 * chairman.amount] + [
-        1500 + chairman.amount
-    ] * 2
+def test_c2_pay_each_other_player():
+    chairman = card_of(US, "pay_each")
+    table = Table()
+    outcome = table.draws(0, chairman)
+    assert paid(outcome) == [(0, 1, chairman.amount), (0, 2, chairman.amount)]
+    assert table.cash() == [1500 - 2 * chairman.amount] + [1500 + chairman.amount] * 2
 
 
-def test_c2_collect_from_each_other_player(fresh):
-    opera = card("chest", "collect_each")
-    after = draw(fresh, 1, opera, CHEST).state
-    assert after.players[1].cash == 1500 + 2 * opera.amount == 1600
+def test_c2_collect_from_each_other_player():
+    opera = card_of(US, "collect_each")
+    table = Table()
+    outcome = table.draws(1, opera)
+    assert paid(outcome) == [(0, 1, opera.amount), (2, 1, opera.amount)]
+    assert table.cash(1) == 1500 + 2 * opera.amount == 1600
 
 
-def test_c2_collect_from_each_is_refused_when_one_cannot_pay(fresh):
-    opera = card("chest", "collect_each")
-    state = fresh.copy()
-    state.players[2].cash = 10
-    with pytest.raises(RuleError) as refused:
-        draw(state, 1, opera, CHEST)
-    assert refused.value.rule == "K1" and refused.value.params["name"] == "Cal"
+def test_c2_k1_collect_from_each_leaves_a_debt_for_one_who_cannot_pay():
+    """Cal has 10 and owes Bea the card's 50: Ana pays at once, Cal's share waits as a debt
+    to Bea; with nothing to raise, Cal's bankruptcy gives Bea all Cal holds (K2)."""
+    opera = card_of(US, "collect_each")
+    table = Table().put(2, cash=10)
+    outcome = table.draws(1, opera)
+    assert paid(outcome) == [(0, 1, opera.amount)]
+    assert table.waiting() == [("debt", 2)]
+    [debt] = table.state.debts_of(2)
+    assert (debt.amount, debt.creditor) == (opera.amount, 1)
+    outcome = table.do("bankrupt", player=2)
+    assert paid(outcome) == [(2, 1, 10)]
+    assert table.cash() == [1500 - opera.amount, 1500 + opera.amount + 10, 0]
 
 
-def test_c2_repairs_are_computed_from_the_buildings_held(fresh):
-    repairs = card("chest", "repairs")
-    state = fresh.copy()
-    for index in US.groups["dark_blue"].deeds:
-        state.deeds[index].owner = 0
-    state.deeds[37].houses, state.deeds[39].houses = 3, HOTEL
-    for index in US.groups["brown"].deeds:
-        state.deeds[index].owner, state.deeds[index].houses = 0, 2
-    after = draw(state, 0, repairs, CHEST).state
-    assert 1500 - after.players[0].cash == 7 * repairs.house + 1 * repairs.hotel == 395
+def test_c2_repairs_are_computed_from_the_buildings_held():
+    repairs = card_of(US, "repairs", deck="chest")
+    table = Table().own(0, PARK_PLACE, houses=3).own(0, BOARDWALK, houses=HOTEL)
+    table.own(0, *BROWN, houses=2)
+    outcome = table.draws(0, repairs)
+    cost = 7 * repairs.house + 1 * repairs.hotel
+    assert cost == 395
+    assert paid(outcome) == [(0, None, cost)]
 
 
-def test_c2_advance_without_passing_go(fresh):
-    illinois = card("chance", "advance", to=24)
-    outcome = draw(fresh, 0, illinois, CHANCE)
-    assert outcome.state.players[0].cash == 1500
-    assert outcome.next_space == 24
+def test_c2_advance_without_passing_go():
+    illinois = card_of(US, "advance", to=ILLINOIS)
+    table = Table()
+    outcome = table.draws(0, illinois)
+    assert paid(outcome) == [] and table.cash(0) == 1500
+    assert table.state.players[0].position == ILLINOIS
+    assert table.waiting() == [("buy", 0)]  # the bank's deed: buy or decline
 
 
-def test_g1_c2_advance_passing_go_pays_the_salary(fresh):
-    st_charles = card("chance", "advance", to=11)
-    outcome = draw(fresh, 0, st_charles, 22)
-    assert outcome.state.players[0].cash == 1500 + US.salary
-    assert outcome.next_space == 11
+def test_g1_c2_advance_passing_go_pays_the_salary():
+    st_charles = card_of(US, "advance", to=ST_CHARLES)
+    table = Table()
+    outcome = table.draws(0, st_charles, SECOND_CHANCE)
+    assert paid(outcome) == [(None, 0, US.salary)]
+    assert table.state.players[0].position == ST_CHARLES
+    assert table.waiting() == [("buy", 0)]
 
 
-def test_g1_passing_go_then_advance_to_go_pays_twice(fresh):
-    state = apply(fresh, US, "pass_go", {"player": 0}).state
-    advance = card("chest", "advance", to=0)
-    after = draw(state, 0, advance, CHEST).state
-    assert after.players[0].cash == 1500 + 2 * US.salary
+def test_g1_passing_go_then_advance_to_go_pays_twice():
+    to_go = card_of(US, "advance", deck="chest", to=GO)
+    table = Table()
+    outcome = table.draws(0, to_go, 2)  # a throw of 7 from Short Line, past GO
+    assert paid(outcome) == [(None, 0, US.salary), (None, 0, US.salary)]
+    assert table.cash(0) == 1500 + 2 * US.salary
+    assert table.state.players[0].position == GO
 
 
-def test_c2_back_three_spaces_leads_to_that_landing(fresh):
-    back = card("chance", "back")
-    outcome = draw(fresh, 0, back, CHANCE)
-    assert outcome.next_space == CHANCE - 3 == 4  # Income Tax: its own action follows
-    assert outcome.state.players[0].cash == 1500
+def test_c2_t1_back_three_spaces_leads_to_that_landing():
+    back = card_of(US, "back")
+    table = Table()
+    outcome = table.draws(0, back)
+    assert table.state.players[0].position == CHANCE - 3 == INCOME_TAX
+    assert paid(outcome) == [] and table.waiting() == [("tax", 0)]  # its own action follows
+    outcome = table.do("tax", player=0)
+    assert paid(outcome) == [(0, None, US.spaces[INCOME_TAX].amount)]
 
 
-def test_c2_nearest_railroad_pays_the_owner_twice_the_rent(fresh):
-    state = fresh.copy()
-    state.deeds[15].owner = 1
-    state.deeds[25].owner = 1
-    outcome = draw(state, 0, card("chance", "nearest", kind="railroad"), CHANCE)
-    assert outcome.next_space == 15
-    rent = apply(outcome.state, US, "rent", {"player": 0, "deed": 15, "by_card": True})
-    assert rent.state.players[0].cash == 1500 - 2 * US.spaces[15].rent[1] == 1400
+def test_c2_nearest_railroad_pays_the_owner_twice_the_rent():
+    table = Table().own(1, RAILROADS[1], RAILROADS[2])
+    outcome = table.draws(0, card_of(US, "nearest", kind="railroad"))
+    rent = 2 * US.spaces[RAILROADS[1]].rent[1]
+    assert rent == 100
+    assert table.state.players[0].position == RAILROADS[1]
+    assert paid(outcome) == [(0, 1, rent)] and table.cash(0) == 1400
 
 
-def test_c2_nearest_utility_pays_ten_times_a_fresh_roll_whatever_is_held(fresh):
-    state = fresh.copy()
-    state.deeds[28].owner = 1  # one utility only: the card still makes it 10x
-    outcome = draw(state, 0, card("chance", "nearest", kind="utility"), 22)
-    assert outcome.next_space == 28
-    args = {"player": 0, "deed": 28, "by_card": True, "dice": 6}
-    rent = apply(outcome.state, US, "rent", args)
-    assert rent.state.players[0].cash == 1500 - 60
+def test_c2_nearest_utility_pays_ten_times_a_fresh_roll_whatever_is_held():
+    table = Table().own(1, WATER)  # one utility only: the card still makes it 10x
+    table.draws(0, card_of(US, "nearest", kind="utility"), SECOND_CHANCE)
+    assert table.state.players[0].position == WATER
+    assert table.waiting() == [("throw", 0)]
+    outcome = table.do("throw", player=0, dice=6)
+    assert paid(outcome) == [(0, 1, 60)]
 
 
-def test_c2_nearest_from_the_last_chance_passes_go(fresh):
-    outcome = draw(fresh, 0, card("chance", "nearest", kind="railroad"), 36)
-    assert outcome.next_space == 5
-    assert outcome.state.players[0].cash == 1500 + US.salary
+def test_c2_nearest_from_the_last_chance_passes_go():
+    table = Table()
+    outcome = table.draws(0, card_of(US, "nearest", kind="railroad"), LAST_CHANCE)
+    assert table.state.players[0].position == READING
+    assert paid(outcome) == [(None, 0, US.salary)]
+    assert table.waiting() == [("buy", 0)]
 
 
-def test_c2_g2_go_to_jail_card_pays_no_salary(fresh):
-    outcome = draw(fresh, 0, card("chance", "jail"), 36)
-    assert outcome.state.players[0].in_jail
-    assert outcome.state.players[0].cash == 1500
+def test_c2_g2_go_to_jail_card_pays_no_salary():
+    table = Table()
+    outcome = table.draws(0, card_of(US, "jail", deck="chance"), LAST_CHANCE)
+    ana = table.state.players[0]
+    assert ana.in_jail and ana.position == JAIL
+    assert paid(outcome) == [] and ana.cash == 1500
+    assert table.waiting() == [("roll", 1)]
 
 
-def test_c3_get_out_of_jail_free_is_kept_then_returned_on_use(fresh):
-    free = card("chance", "jail_free")
-    state = draw(fresh, 0, free, CHANCE).state
-    assert state.players[0].jail_free == ["chance"]
-    with pytest.raises(RuleError) as refused:
-        draw(state, 1, free, CHANCE)
-    assert refused.value.rule == "C3"
-    state = apply(state, US, "go_to_jail", {"player": 0}).state
-    state = apply(state, US, "jail_card", {"player": 0}).state
-    assert state.players[0].jail_free == [] and not state.players[0].in_jail
-    assert draw(state, 1, free, CHANCE).state.players[1].jail_free == ["chance"]
+def test_c3_get_out_of_jail_free_is_kept_then_returned_on_use():
+    free = card_of(US, "jail_free", deck="chance")
+    table = Table()
+    table.draws(0, free)
+    assert table.state.players[0].jail_free == ["chance"]
+    table.turn_of(1).put(1, 0)
+    refused = table.refused("roll", player=1, dice=7, choices=[{"kind": "card", "card": free.id}])
+    assert refused.rule == "C3" and "Ana" in refused.message
+    table.do("go_to_jail", player=0)
+    outcome = table.do("jail_card", player=0)
+    assert paid(outcome) == []
+    assert table.state.players[0].jail_free == [] and not table.state.players[0].in_jail
+    table.draws(1, free)
+    assert table.state.players[1].jail_free == ["chance"]
 
 
-def test_c1_a_chance_card_is_not_drawn_on_community_chest(fresh):
-    with pytest.raises(RuleError) as refused:
-        draw(fresh, 0, card("chance", "collect", amount=50), CHEST)
-    assert refused.value.rule == "C1"
+def test_c1_a_chance_card_is_not_drawn_on_community_chest():
+    dividend = card_of(US, "collect", deck="chance", amount=50)
+    table = Table().turn_of(0).put(0, CHEST - 7)
+    step = {"kind": "card", "card": dividend.id}
+    assert table.refused("roll", player=0, dice=7, choices=[step]).rule == "C1"
+    table.roll(0, 7)
+    assert table.refused("card", player=0, card=dividend.id).rule == "C1"
+    assert table.waiting() == [("card", 0)]
 
 
 # -- the log --------------------------------------------------------------------------------
 
 
-def test_replay_with_undos_gives_the_state_applied_step_by_step(us):
+def test_replay_with_undos_gives_the_state_applied_step_by_step():
     setup = setup_of()
+    buy = [{"kind": "buy"}]
     steps = [
-        ("buy", {"player": 0, "deed": 39}),
-        ("rent", {"player": 1, "deed": 39}),
+        ("roll", {"player": 0, "dice": 5, "choices": buy}),  # Ana buys Reading Railroad
+        ("roll", {"player": 1, "dice": 5}),  # Bea pays Ana its rent
         ("undo", {}),
         ("pass_go", {"player": 2}),
         ("transfer", {"from": 2, "to": 1, "amount": 75}),
         ("undo", {}),
         ("undo", {}),
-        ("rent", {"player": 2, "deed": 39}),
+        ("roll", {"player": 1, "dice": 5}),
     ]
-    state = new_game(us, setup)
+    state = new_game(US, setup)
     by_hand = [state]
     for kind, payload in steps:
         if kind == "undo":
             by_hand.pop()
         else:
-            by_hand.append(apply(by_hand[-1], us, kind, payload).state)
-    replayed = replay(us, setup, steps)
+            by_hand.append(apply(by_hand[-1], US, kind, payload).state)
+    replayed = replay(US, setup, steps)
     assert replayed == by_hand[-1]
-    assert [p.cash for p in replayed.players] == [1100 + 50, 1500, 1450]
+    price, rent = US.spaces[READING].price, US.spaces[READING].rent[0]
+    assert [p.cash for p in replayed.players] == [1500 - price + rent, 1500 - rent, 1500]
+    assert replayed.players[1].position == READING
 
 
 # -- edition files --------------------------------------------------------------------------

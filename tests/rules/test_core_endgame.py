@@ -1,189 +1,243 @@
-"""Rules core: auctions (P1), bankruptcy (K1-K4), short and time-limited games (SG1-SG4, TL1)
-and the house rules H1-H3, with figures from the deeds."""
+"""Rules core: auctions (P1), debts and bankruptcy (K1-K4), short and time-limited games
+(SG1-SG4, TL1) and the house rules H1-H3, played at a `Table`: a debt comes from a throw
+the debtor cannot pay, and each payment is checked by who paid whom, with figures from the
+deeds."""
 
 from __future__ import annotations
 
 import pytest
-from tablebank.rules import HOTEL, RuleError, apply, new_game, score
+from tablebank.rules import HOTEL, RuleError, score
+from tablebank.rules.property import interest, lift_cost
 
-from ..support import ALL_EDITIONS, setup_of
+from ..support import (
+    BALTIC,
+    BOARDWALK,
+    BROWN,
+    DARK_BLUE,
+    GREEN,
+    INCOME_TAX,
+    LUXURY_TAX,
+    MEDITERRANEAN,
+    ORIENTAL,
+    PARK_PLACE,
+    PENNSYLVANIA,
+    READING,
+    US,
+    VERMONT,
+    Table,
+    paid,
+)
 
-US = ALL_EDITIONS["us-classic"]
-BOARDWALK, PARK_PLACE = 39, 37
 BLUE_HOUSE = US.groups["dark_blue"].house_price
+HOTEL_ON_PENNSYLVANIA = US.spaces[PENNSYLVANIA].rent[HOTEL]
 
 
-def run(state, *steps):
-    for kind, payload in steps:
-        state = apply(state, US, kind, payload).state
-    return state
-
-
-def refused(state, kind, payload) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        apply(state, US, kind, payload)
-    return error.value
+def built(table: Table, seat: int, group: str, levels: list[int]) -> Table:
+    """`seat` builds on a group it holds, paid from a full purse, then keeps its old cash:
+    the buildings come from the bank's supply as in play."""
+    cash = table.cash(seat)
+    table.put(seat, cash=10_000).do("build", player=seat, group=group, levels=levels)
+    return table.put(seat, cash=cash)
 
 
 # -- auctions -------------------------------------------------------------------------------
 
 
-def test_p1_a_declined_deed_goes_to_auction_and_the_highest_bid_pays_the_bank(fresh):
-    state = run(
-        fresh,
-        ("decline", {"player": 0, "deed": BOARDWALK}),
-        ("bid", {"player": 0, "amount": 1}),  # the decliner may bid too, from 1
-        ("bid", {"player": 2, "amount": 230}),
-    )
-    assert state.auction.bid == 230 and state.auction.bidder == 2
-    after = run(state, ("auction_close", {}))
-    assert after.deeds[BOARDWALK].owner == 2
-    assert after.players[2].cash == 1500 - 230
-    assert after.auction is None
+def test_p1_a_declined_deed_goes_to_auction_and_the_highest_bid_pays_the_bank():
+    table = Table()
+    table.throws_onto(0, BOARDWALK, 7, {"kind": "decline"})
+    assert table.state.auction.deed == BOARDWALK
+    table.do("bid", player=0, amount=1)  # the decliner may bid too, from 1
+    table.do("bid", player=2, amount=230)
+    assert table.state.auction.bid == 230 and table.state.auction.bidder == 2
+    outcome = table.do("auction_close")
+    assert paid(outcome) == [(2, None, 230)]
+    assert table.state.deeds[BOARDWALK].owner == 2
+    assert table.cash() == [1500, 1500, 1500 - 230]
+    assert table.state.auction is None and table.waiting() == [("roll", 1)]
 
 
-def test_p1_a_bid_must_beat_the_last_and_not_exceed_cash(fresh):
-    state = run(fresh, ("decline", {"player": 0, "deed": BOARDWALK}))
-    state = run(state, ("bid", {"player": 1, "amount": 100}))
-    assert refused(state, "bid", {"player": 2, "amount": 100}).params["minimum"] == 101
-    assert refused(state, "bid", {"player": 2, "amount": 1501}).rule == "P1"
+def test_p1_a_bid_must_beat_the_last_and_not_exceed_cash():
+    table = Table()
+    table.throws_onto(0, BOARDWALK, 7, {"kind": "decline"})
+    table.do("bid", player=1, amount=100)
+    assert table.refused("bid", player=2, amount=100).params["minimum"] == 101
+    assert table.refused("bid", player=2, amount=1501).rule == "P1"
 
 
-def test_p1_no_bid_leaves_the_deed_with_the_bank(fresh):
-    state = run(fresh, ("decline", {"player": 0, "deed": BOARDWALK}), ("auction_close", {}))
-    assert state.deeds[BOARDWALK].owner is None
-    assert [p.cash for p in state.players] == [1500] * 3
+def test_p1_no_bid_leaves_the_deed_with_the_bank():
+    table = Table()
+    table.throws_onto(0, BOARDWALK, 7, {"kind": "decline"})
+    outcome = table.do("auction_close")
+    assert paid(outcome) == [] and table.state.deeds[BOARDWALK].owner is None
+    assert table.cash() == [1500] * 3
 
 
-def test_h3_without_auctions_a_declined_deed_simply_stays_with_the_bank(us):
-    state = new_game(us, setup_of(no_auctions=True))
-    after = run(state, ("decline", {"player": 0, "deed": BOARDWALK}))
-    assert after.auction is None and after.deeds[BOARDWALK].owner is None
-    assert refused(after, "auction_open", {"deed": BOARDWALK}).rule == "H3"
+def test_h3_without_auctions_a_declined_deed_simply_stays_with_the_bank():
+    table = Table(no_auctions=True)
+    outcome = table.throws_onto(0, BOARDWALK, 7, {"kind": "decline"})
+    assert paid(outcome) == [] and "stays with the bank (H3)" in outcome.text
+    assert table.state.auction is None and table.state.deeds[BOARDWALK].owner is None
+    assert table.waiting() == [("roll", 1)]
+    assert table.refused("auction_open").rule == "P1"  # no deed waits for an auction
 
 
-# -- bankruptcy -----------------------------------------------------------------------------
+# -- debts and bankruptcy -------------------------------------------------------------------
 
 
-def blues_with_houses(state, seat, houses):
-    """The dark blues built up for `seat`, the buildings taken from the bank's supply."""
-    state = state.copy()
-    for index in US.groups["dark_blue"].deeds:
-        state.deeds[index].owner, state.deeds[index].houses = seat, houses
-        if houses == HOTEL:
-            state.hotels -= 1
-        else:
-            state.houses -= houses
-    return state
+def test_k1_bankruptcy_is_refused_while_selling_and_mortgaging_would_pay():
+    """Bea owes Ana a hotel's rent on Pennsylvania Avenue and could raise exactly that by
+    selling her houses and mortgaging the dark blues: no bankruptcy; she raises and pays."""
+    table = built(Table().own(0, *GREEN, houses=HOTEL).own(1, *DARK_BLUE), 1, "dark_blue", [2, 2])
+    could = US.spaces[PARK_PLACE].mortgage + US.spaces[BOARDWALK].mortgage + 4 * BLUE_HOUSE // 2
+    table.put(1, cash=HOTEL_ON_PENNSYLVANIA - could)
+    outcome = table.throws_onto(1, PENNSYLVANIA)
+    assert paid(outcome) == [] and table.waiting() == [("debt", 1)]
+    error = table.refused("bankrupt", player=1)
+    assert error.rule == "K1" and error.params["raisable"] == HOTEL_ON_PENNSYLVANIA
+    table.do("mortgage", player=1, deed=BOARDWALK)  # the houses are sold first (M1)
+    table.do("mortgage", player=1, deed=PARK_PLACE)
+    outcome = table.do("pay_debt", player=1)
+    assert paid(outcome) == [(1, 0, HOTEL_ON_PENNSYLVANIA)]
+    assert table.cash(1) == 0 and table.waiting() == [("roll", 2)]
 
 
-def test_k1_bankruptcy_is_refused_while_selling_and_mortgaging_would_pay(fresh):
-    state = blues_with_houses(fresh, 1, 2)
-    could = 1500 + 175 + 200 + (4 * BLUE_HOUSE) // 2
-    error = refused(state, "bankrupt", {"player": 1, "owed": could, "creditor": 0})
-    assert error.rule == "K1" and error.params["raisable"] == could
+def test_k2_owed_to_a_player_buildings_are_sold_and_everything_goes_to_the_creditor():
+    table = built(Table().own(0, *GREEN, houses=HOTEL).own(1, *DARK_BLUE), 1, "dark_blue", [2, 2])
+    table.own(1, READING, mortgaged=[READING]).put(1, cash=100, jail_free=["chance"])
+    table.throws_onto(1, PENNSYLVANIA)
+    assert table.state.debts_of(1)[0].creditor == 0
+    outcome = table.do("bankrupt", player=1)
+    refund = (4 * BLUE_HOUSE) // 2
+    charge = interest(US.spaces[READING].mortgage)  # M4: 10% of Reading Railroad's 100
+    assert charge == 10
+    assert paid(outcome) == [(None, 1, refund), (1, 0, 100 + refund), (0, None, charge)]
+    assert table.cash(0) == 1500 + 100 + refund - charge
+    assert {i for i, d in table.state.deeds.items() if d.owner == 0} == {
+        READING,
+        *DARK_BLUE,
+        *GREEN,
+    }
+    assert table.state.deeds[READING].mortgaged
+    assert table.state.houses == 32
+    assert table.state.players[0].jail_free == ["chance"]
+    assert table.state.players[1].bankrupt and table.cash(1) == 0
+    assert table.waiting() == [("roll", 2)]
 
 
-def test_k2_owed_to_a_player_buildings_are_sold_and_everything_goes_to_the_creditor(fresh):
-    state = blues_with_houses(fresh, 1, 2)
-    state.deeds[5].owner, state.deeds[5].mortgaged = 1, True
-    state.players[1].jail_free = ["chance"]
-    state.players[1].cash = 100
-    after = run(state, ("bankrupt", {"player": 1, "owed": 5000, "creditor": 0}))
-    building_refund = (4 * BLUE_HOUSE) // 2
-    interest = 10  # M4: 10% of Reading Railroad's 100, at once
-    assert after.players[0].cash == 1500 + 100 + building_refund - interest
-    assert {i for i, d in after.deeds.items() if d.owner == 0} == {5, PARK_PLACE, BOARDWALK}
-    assert after.deeds[5].mortgaged
-    assert after.houses == 32
-    assert after.players[0].jail_free == ["chance"]
-    assert after.players[1].bankrupt and after.players[1].cash == 0
+def test_k2_m4_the_creditor_may_lift_a_received_mortgage_at_once():
+    table = Table().own(0, BOARDWALK).own(1, READING, mortgaged=[READING]).put(1, cash=0)
+    table.throws_onto(1, BOARDWALK)
+    outcome = table.do("bankrupt", player=1, lift=[READING])
+    cost = lift_cost(US.spaces[READING].mortgage)
+    assert cost == 110
+    assert paid(outcome) == [(0, None, cost)]
+    assert table.cash(0) == 1500 - cost
+    assert table.state.deeds[READING].owner == 0 and not table.state.deeds[READING].mortgaged
 
 
-def test_k2_the_creditor_may_lift_a_received_mortgage_at_once(fresh):
-    state = fresh.copy()
-    state.deeds[5].owner, state.deeds[5].mortgaged = 1, True
-    state.players[1].cash = 0
-    after = run(state, ("bankrupt", {"player": 1, "owed": 500, "creditor": 0, "lift": [5]}))
-    assert after.players[0].cash == 1500 - 110
-    assert not after.deeds[5].mortgaged
+def test_k3_owed_to_the_bank_every_deed_is_auctioned_one_after_another():
+    """Bea owes the bank her income tax and could raise less: her house money and cash go
+    to the bank, her cards to their decks, and each deed, unmortgaged, to auction in turn."""
+    table = built(Table().own(1, *BROWN), 1, "brown", [1, 1])
+    table.own(1, READING, mortgaged=[READING]).put(1, cash=0, jail_free=["chest"])
+    table.throws_onto(1, INCOME_TAX, 4, {"kind": "tax"})
+    assert table.state.owed_by(1) == US.spaces[INCOME_TAX].amount
+    outcome = table.do("bankrupt", player=1)
+    refund = 2 * US.groups["brown"].house_price // 2
+    assert paid(outcome) == [(None, 1, refund), (1, None, refund)]
+    assert table.state.players[1].bankrupt and table.state.players[1].jail_free == []
+    assert table.state.houses == 32
+    assert all(table.state.deeds[i].owner is None for i in (*BROWN, READING))
+    assert not table.state.deeds[READING].mortgaged
+    assert table.state.auction.deed == MEDITERRANEAN and table.state.to_auction == [BALTIC, READING]
+    table.do("bid", player=0, amount=90)
+    assert paid(table.do("auction_close")) == [(0, None, 90)]
+    assert table.state.deeds[MEDITERRANEAN].owner == 0
+    assert table.state.auction.deed == BALTIC and table.state.to_auction == [READING]
+    table.do("auction_close")
+    assert table.state.auction.deed == READING
+    table.do("auction_close")
+    assert table.state.deeds[BALTIC].owner is None and table.state.auction is None
+    assert table.waiting() == [("roll", 2)]
 
 
-def test_k3_owed_to_the_bank_every_deed_is_auctioned_one_after_another(fresh):
-    state = blues_with_houses(fresh, 1, 1)
-    state.deeds[PARK_PLACE].mortgaged = False
-    state.players[1].jail_free = ["chest"]
-    after = run(state, ("bankrupt", {"player": 1, "owed": 5000}))
-    assert after.players[1].bankrupt and after.players[1].jail_free == []
-    assert after.houses == 32
-    assert all(after.deeds[i].owner is None for i in (PARK_PLACE, BOARDWALK))
-    assert after.auction.deed == PARK_PLACE and after.to_auction == [BOARDWALK]
-    after = run(after, ("bid", {"player": 0, "amount": 90}), ("auction_close", {}))
-    assert after.deeds[PARK_PLACE].owner == 0
-    assert after.auction.deed == BOARDWALK and after.to_auction == []
-    after = run(after, ("auction_close", {}))
-    assert after.deeds[BOARDWALK].owner is None and after.auction is None
-
-
-def test_k4_the_last_player_left_wins_a_classic_game(fresh):
-    state = fresh.copy()
-    state.players[1].cash = state.players[2].cash = 0
-    state = run(state, ("bankrupt", {"player": 1, "owed": 10, "creditor": 0}))
-    assert not state.ended
-    state = run(state, ("bankrupt", {"player": 2, "owed": 10}))
-    assert state.ended and [p.name for p in state.in_play()] == ["Ana"]
-    assert refused(state, "pass_go", {"player": 0}).rule == "K4"
+def test_k4_the_last_player_left_wins_a_classic_game():
+    table = Table().own(0, BOARDWALK).put(1, cash=10).put(2, cash=20)
+    table.throws_onto(1, BOARDWALK)
+    assert paid(table.do("bankrupt", player=1)) == [(1, 0, 10)]
+    assert not table.state.ended
+    table.throws_onto(2, LUXURY_TAX, 5)
+    assert paid(table.do("bankrupt", player=2)) == [(2, None, 20)]
+    assert table.state.ended and [p.name for p in table.state.in_play()] == ["Ana"]
+    assert table.refused("pass_go", player=0).rule == "K4"
+    assert table.waits() == []
 
 
 # -- short and time-limited games -----------------------------------------------------------
 
 
-def test_sg1_dealt_deeds_are_paid_at_their_printed_price(us):
-    state = new_game(us, setup_of(mode="short"))
-    after = run(state, ("deal", {"hands": [[BOARDWALK, 1], [5, 12], [21, 23]]}))
-    assert [p.cash for p in after.players] == [1500 - 460, 1500 - 350, 1500 - 440]
-    assert refused(after, "deal", {"hands": [[BOARDWALK], [], []]}).rule == "SG1"
+def test_sg1_dealt_deeds_are_paid_at_their_printed_price():
+    table = Table(mode="short")
+    hands = [[BOARDWALK, MEDITERRANEAN], [READING, 12], [21, 23]]
+    outcome = table.do("deal", hands=hands)
+    assert paid(outcome) == [
+        (seat, None, US.spaces[deed].price) for seat, hand in enumerate(hands) for deed in hand
+    ]
+    assert table.cash() == [1500 - 460, 1500 - 350, 1500 - 440]
+    assert table.refused("deal", hands=[[BOARDWALK], [], []]).rule == "SG1"
 
 
-def test_sg2_the_short_game_hotel_needs_three_houses_on_every_street(us):
-    state = blues_with_houses(new_game(us, setup_of(mode="short")), 0, 3)
-    after = run(state, ("build", {"player": 0, "group": "dark_blue", "levels": [HOTEL, HOTEL]}))
-    assert 1500 - after.players[0].cash == 2 * BLUE_HOUSE
-    assert after.houses == 32 and after.hotels == 10
+def test_sg2_the_short_game_hotel_needs_three_houses_on_every_street():
+    table = built(Table(mode="short").own(0, *DARK_BLUE), 0, "dark_blue", [3, 3])
+    outcome = table.do("build", player=0, group="dark_blue", levels=[HOTEL, HOTEL])
+    assert paid(outcome) == [(0, None, 2 * BLUE_HOUSE)]
+    assert table.state.houses == 32 and table.state.hotels == 10
 
 
-def test_sg3_the_second_bankruptcy_ends_a_short_game_with_everything_handed_over(us):
-    state = blues_with_houses(new_game(us, setup_of(mode="short")), 2, 3)
-    state.players[1].cash = 0
-    state = run(state, ("bankrupt", {"player": 1, "owed": 10, "creditor": 0}))
-    assert not state.ended
-    state.players[2].cash = 20
-    after = run(state, ("bankrupt", {"player": 2, "owed": 5000, "creditor": 0}))
-    assert after.ended
-    assert all(after.deeds[i].owner == 0 for i in (PARK_PLACE, BOARDWALK))
-    assert all(after.deeds[i].houses == 3 for i in (PARK_PLACE, BOARDWALK))  # buildings too
-    assert after.players[0].cash == 1500 + 20
+def test_sg3_the_second_bankruptcy_ends_a_short_game_with_everything_handed_over():
+    table = Table(mode="short")
+    table.do("deal", hands=[list(BROWN), [ORIENTAL, VERMONT], list(DARK_BLUE)])
+    table.own(0, *GREEN, houses=HOTEL).own(1, ORIENTAL, VERMONT, mortgaged=[ORIENTAL, VERMONT])
+    table = built(table, 2, "dark_blue", [3, 3]).put(1, cash=0).put(2, cash=20)
+    ana = table.cash(0)
+    table.throws_onto(1, BALTIC, 3)  # the brown rent, doubled, and nothing to raise it with
+    outcome = table.do("bankrupt", player=1)  # the first: to Ana, by K2, M4 on the mortgages
+    charge = interest(US.spaces[ORIENTAL].mortgage)
+    assert paid(outcome) == [(0, None, charge), (0, None, charge)]
+    assert not table.state.ended
+    table.throws_onto(2, PENNSYLVANIA)
+    outcome = table.do("bankrupt", player=2)
+    assert paid(outcome) == [(2, 0, 20)]
+    assert table.state.ended
+    assert all(table.state.deeds[i].owner == 0 for i in DARK_BLUE)
+    assert all(table.state.deeds[i].houses == 3 for i in DARK_BLUE)  # buildings too
+    assert table.cash(0) == ana - 2 * charge + 20
 
 
-def test_sg4_the_richest_player_by_score_wins_a_short_game(us):
-    state = blues_with_houses(new_game(us, setup_of(mode="short")), 0, HOTEL)
-    state.deeds[5].owner, state.deeds[5].mortgaged = 1, True
+def test_sg4_the_richest_player_by_score_wins_a_short_game():
+    table = Table(mode="short").own(0, *DARK_BLUE, houses=HOTEL)
+    table.own(1, READING, mortgaged=[READING])
     hotel = BLUE_HOUSE * 4
-    assert score(state, us, 0) == 1500 + 350 + 400 + 2 * hotel
-    assert score(state, us, 1) == 1500 + US.spaces[5].price // 2
+    assert score(table.state, US, 0) == 1500 + 350 + 400 + 2 * hotel
+    assert score(table.state, US, 1) == 1500 + US.spaces[READING].price // 2
 
 
-def test_tl1_a_time_limited_game_needs_its_end_time_and_ends_when_called(us):
+def test_tl1_a_time_limited_game_needs_its_end_time_and_ends_when_called():
     with pytest.raises(RuleError) as error:
-        new_game(us, setup_of(mode="timed"))
+        Table(mode="timed")
     assert error.value.rule == "TL1"
-    state = new_game(us, setup_of(mode="timed", ends_at="2026-11-22T23:00"))
-    assert state.settings.ends_at == "2026-11-22T23:00:00+00:00"  # stored as UTC
-    assert run(state, ("end_game", {})).ended
+    table = Table(mode="timed", ends_at="2026-11-22T23:00")
+    assert table.state.settings.ends_at == "2026-11-22T23:00:00+00:00"  # stored as UTC
+    assert table.waiting() == [("deal", None)]  # dealt as in SG1
+    table.do("end_game")
+    assert table.state.ended
 
 
-def test_h1_the_pot_is_paid_out_in_one_tap(us):
-    state = new_game(us, setup_of(free_parking_jackpot=True))
-    state = run(state, ("tax", {"player": 0, "space": 4}), ("parking_pot", {"player": 2}))
-    assert state.players[2].cash == 1500 + US.spaces[4].amount and state.pot == 0
-    assert refused(state, "parking_pot", {"player": 2}).rule == "H1"
+def test_h1_the_pot_is_paid_out_in_one_tap():
+    table = Table(free_parking_jackpot=True)
+    tax = US.spaces[INCOME_TAX].amount
+    assert paid(table.throws_onto(0, INCOME_TAX, 4, {"kind": "tax"})) == [(0, None, tax)]
+    assert paid(table.do("parking_pot", player=2)) == [(None, 2, tax)]
+    assert table.cash(2) == 1500 + tax and table.state.pot == 0
+    assert table.refused("parking_pot", player=2).rule == "H1"

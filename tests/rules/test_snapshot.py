@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from tablebank.rules import GameState, apply, new_game
+from tablebank.rules import GameState, new_game
 from tablebank.rules.state import Auction, TradeOffer
 
-from ..support import ALL_EDITIONS, setup_of
+from ..support import BOARDWALK, MEDITERRANEAN, ORIENTAL, US, Table, card_of, setup_of
 
-US = ALL_EDITIONS["us-classic"]
 # As the bank stored them before the dataclasses (keys in that order).
 STORED_AUCTION = {"building": None, "deed": 1, "minimum": 1, "bid": 60, "bidder": 0}
 STORED_OFFER = {
@@ -22,16 +21,15 @@ STORED_OFFER = {
 
 
 def played() -> GameState:
-    state = new_game(US, setup_of(("Ana", "Bea")))
+    """Ana buys Boardwalk and offers it to Bea; Bea declines Mediterranean Avenue, which goes
+    to auction, and Ana bids for it."""
+    table = Table(names=("Ana", "Bea"))
+    table.throws_onto(0, BOARDWALK, 7, {"kind": "buy"})
     offer = {"player": 0, "partner": 1, "give": {"deeds": [39]}, "take": {"cash": "500"}}
-    for kind, payload in (
-        ("buy", {"player": 0, "deed": 39}),
-        ("trade_offer", offer),
-        ("decline", {"player": 1, "deed": 1}),
-        ("bid", {"player": 0, "amount": 60}),
-    ):
-        state = apply(state, US, kind, payload).state
-    return state
+    table.do("trade_offer", **offer)
+    table.throws_onto(1, MEDITERRANEAN, 7, {"kind": "decline"})
+    table.do("bid", player=0, amount=60)
+    return table.state
 
 
 def test_the_auction_and_an_offer_are_stored_as_they_always_were():
@@ -70,3 +68,18 @@ def test_the_snapshot_is_the_text_asdict_gave_and_shares_nothing_with_the_state(
     data["players"][0]["jail_free"].append("chance")
     data["offers"][0]["trade"]["give"]["deeds"].append(1)
     assert state.players[0].jail_free == [] and state.offers[0].trade["give"]["deeds"] == [39]
+
+
+def test_what_the_game_waits_for_is_stored_and_loads_back_to_the_same_json():
+    table = Table().put(1, cash=5)
+    table.draws(0, card_of(US, "collect_each"))  # Bea cannot pay: a debt to Ana waits
+    stored = json.loads(json.dumps(table.state.to_dict()))
+    assert [item["what"] for item in stored["pending"]] == ["debt"]
+    loaded = GameState.from_dict(stored)
+    assert loaded == table.state and json.dumps(loaded.to_dict()) == json.dumps(stored)
+    table = Table()
+    table.throws_onto(0, ORIENTAL, 6)  # buy or decline waits
+    stored = json.loads(json.dumps(table.state.to_dict()))
+    loaded = GameState.from_dict(stored)
+    assert loaded.waiting("buy", 0)[0].space == ORIENTAL and loaded.moved
+    assert json.dumps(loaded.to_dict()) == json.dumps(stored)

@@ -4,14 +4,6 @@ from __future__ import annotations
 
 import pytest
 from flask import abort
-from tablebank.models import Game, db
-
-from .test_property_pages import new_game, text
-
-
-def tokens(app, game_id) -> list[str]:
-    with app.app_context():
-        return [p.token for p in db.session.get(Game, game_id).players]
 
 
 def looks_like_ours(page: str) -> None:
@@ -20,14 +12,14 @@ def looks_like_ours(page: str) -> None:
     assert "Werkzeug" not in page and "check your spelling" not in page
 
 
-def test_a_replaced_player_link_says_to_ask_the_banker_for_the_new_code(client, app):
-    game_id = new_game(client)
-    old = tokens(app, game_id)[1]
-    client.post(f"/g/{game_id}/codes/1/new")
-    response = client.get(f"/p/{old}")
+def test_a_replaced_player_link_says_to_ask_the_banker_for_the_new_code(table):
+    table.new_game()
+    old = table.tokens()[1]
+    table.client.post(f"/g/{table.id}/codes/1/new")
+    response = table.client.get(f"/p/{old}")
     assert response.status_code == 404
     looks_like_ours(response.text)
-    assert "ask the banker for your new code" in text(response.text).lower()
+    assert "ask the banker for your new code" in table.text(response.text).lower()
 
 
 @pytest.mark.parametrize(
@@ -37,33 +29,32 @@ def test_a_replaced_player_link_says_to_ask_the_banker_for_the_new_code(client, 
         ("ja", "銀行係に新しいコードをもらって"),
     ],
 )
-def test_the_error_page_speaks_the_readers_language(client, app, lang, words):
-    game_id = new_game(client)
-    old = tokens(app, game_id)[1]
-    client.post(f"/g/{game_id}/codes/1/new")
-    page = client.get(f"/p/{old}", headers={"Accept-Language": lang}).text
+def test_the_error_page_speaks_the_readers_language(table, lang, words):
+    table.new_game()
+    old = table.tokens()[1]
+    table.client.post(f"/g/{table.id}/codes/1/new")
+    page = table.client.get(f"/p/{old}", headers={"Accept-Language": lang}).text
     assert f'<html lang="{lang}">' in page
-    assert words in text(page).lower()
+    assert words in table.text(page).lower()
 
 
-def test_a_stranger_on_the_banker_page_is_told_to_open_the_banker_link(client, app):
-    game_id = new_game(client)
-    stranger = app.test_client()
-    response = stranger.get(f"/g/{game_id}/")
+def test_a_stranger_on_the_banker_page_is_told_to_open_the_banker_link(table, app):
+    table.new_game()
+    response = app.test_client().get(f"/g/{table.id}/")
     assert response.status_code == 403
     looks_like_ours(response.text)
-    assert "Open the banker link on this phone" in text(response.text)
+    assert "Open the banker link on this phone" in table.text(response.text)
 
 
-def test_an_unknown_game_and_page_are_styled_404s(client):
+def test_an_unknown_game_and_page_are_styled_404s(table):
     for url in ("/g/nosuchgame/", "/nowhere"):
-        response = client.get(url)
+        response = table.client.get(url)
         assert response.status_code == 404
         looks_like_ours(response.text)
-    assert "There is no such game here" in text(client.get("/g/nosuchgame/").text)
+    assert "There is no such game here" in table.read("/g/nosuchgame/", status=404)
 
 
-def test_conflict_refusal_and_server_error_pages_say_what_to_do(app):
+def test_conflict_refusal_and_server_error_pages_say_what_to_do(app, table):
     app.config["PROPAGATE_EXCEPTIONS"] = False
 
     @app.get("/_conflict")
@@ -88,7 +79,7 @@ def test_conflict_refusal_and_server_error_pages_say_what_to_do(app):
         response = client.get(url)
         assert response.status_code == code
         looks_like_ours(response.text)
-        assert words in text(response.text)
+        assert words in table.text(response.text)
         assert "boom" not in response.text
     spanish = client.get("/_broken?lang=es")
     assert spanish.status_code == 500 and '<html lang="es">' in spanish.text

@@ -8,7 +8,7 @@ from babel.messages.pofile import read_po
 from tablebank import ROOT
 from tablebank.models import Game, db
 from tablebank.rules import KINDS, UNDO
-from tablebank.rules.fields import LANDING_KINDS, SEAT, STEP
+from tablebank.rules.fields import CHOICE_KINDS, SEAT, STEP
 
 from ..support import setup_of
 
@@ -47,12 +47,22 @@ def test_the_openapi_document_describes_every_kind(client):
         assert set(body["required"]) == {"kind", *kind.required}
 
 
-def test_a_players_phone_may_do_only_the_kinds_declared_for_their_own_seat(client, app):
-    made = client.post("/api/games", json=setup_of()).get_json()
+@pytest.mark.parametrize("phone_turns", [False, True])
+def test_r1_a_players_phone_may_do_only_the_kinds_declared_for_their_own_seat(
+    client, app, phone_turns
+):
+    """R1: always their own money, bids, debts and answers to trades; with phone turns on,
+    everything their own seat may do (roll, choices, buildings, mortgages, bankruptcy, and
+    the close of an auction on their turn, with no banker at the table)."""
+    made = client.post("/api/games", json=setup_of(phone_turns=phone_turns)).get_json()
     with app.app_context():
         token = db.session.get(Game, made["id"]).players[0].token
-    own = {name for name, kind in KINDS.items() if kind.own_seat}
-    assert own == {"transfer", "bank_collect", "bid", "trade_accept", "trade_decline"}
+    always = {"transfer", "bank_collect", "bid", "pay_debt", "trade_accept", "trade_decline"}
+    turns = {"roll", "buy", "decline", "card", "tax", "throw", "jail_fine", "jail_card"}
+    turns |= {"build", "mortgage", "lift", "trade_offer", "bankrupt", "auction_close"}
+    assert {name for name, kind in KINDS.items() if kind.phone == "always"} == always
+    assert {name for name, kind in KINDS.items() if kind.phone == "turns"} == turns
+    own = always | turns if phone_turns else always
     for name in KINDS:
         answer = client.post(f"/p/{token}/do", data={"kind": name, "player": "0"})
         if name in own:
@@ -65,19 +75,19 @@ def test_a_refused_action_shows_its_declared_label_not_its_code(client, app):
     """The build page's building auction, refused while another auction runs (P1)."""
     made = client.post("/api/games", json=setup_of()).get_json()
     headers = {"X-Banker-Key": made["banker_key"]}
-    declined = {"kind": "decline", "player": 0, "deed": 39}
+    declined = {"kind": "roll", "player": 0, "dice": 6, "choices": [{"kind": "decline"}]}
     assert client.post(f"/api/games/{made['id']}/actions", json=declined, headers=headers)
     with app.test_request_context():
-        from tablebank.web.banker import offer
+        from tablebank.web.pages import offer
 
         game = db.session.get(Game, made["id"])
         refused = offer(game, "auction_open", {"building": "house"})
     assert refused.error and refused.text == "Auction"
 
 
-@pytest.mark.parametrize("name", LANDING_KINDS)
-def test_r1_a_roll_carries_every_field_of_its_landings_action(name):
-    """R1: a roll's `land` step keeps each field the landing's own kind takes (the API
-    stores only the fields its schema names)."""
-    taken = set(KINDS[name].fields) - {"player", "passed_go"}
+@pytest.mark.parametrize("name", CHOICE_KINDS)
+def test_r1_a_roll_carries_every_field_of_its_landings_choices(name):
+    """R1: a roll's choices keep each field the answering kind takes (the API stores only
+    the fields its schema names)."""
+    taken = set(KINDS[name].fields) - {"player"}
     assert taken <= set(STEP["properties"]), f"{name}: {taken - set(STEP['properties'])}"

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
-from .test_pages import new_game
-
-
-def do(client, game_id, kind, **payload):
-    return client.post(f"/g/{game_id}/do", data={"kind": kind, "payload": json.dumps(payload)})
+from ..support import BOARDWALK
 
 
 def test_the_browser_s_language_is_used(client):
@@ -23,29 +17,28 @@ def test_lang_switches_and_is_remembered(client):
     assert "New game" in client.get("/?lang=en").text
 
 
-def test_a_spanish_table_gets_spanish_sentences_names_and_euros(client):
-    game_id = new_game(client, ("Ana", "Bea"), edition="es")
-    do(client, game_id, "buy", player=0, deed=39)
-    page = client.get(f"/g/{game_id}/land/1/39?lang=es").text
+def test_a_spanish_table_gets_spanish_sentences_names_and_euros(table):
+    table.new_game(("Ana", "Bea"), edition="es")
+    table.own(0, BOARDWALK)
+    page = table.read(f"/g/{table.id}/land/1/{BOARDWALK}?lang=es")
     assert "Bea paga a Ana 50 € de alquiler por Paseo del Prado" in page
-    history = client.get(f"/g/{game_id}/history").text
+    history = table.read(f"/g/{table.id}/history")
     assert "Ana compra Paseo del Prado por 400 €" in history
 
 
-def test_a_refusal_is_explained_in_the_reader_s_language(client):
-    game_id = new_game(client, ("Ana", "Bea"))
-    page = client.get(f"/g/{game_id}/money?kind=bank_collect&player=0&amount=2000&lang=ja").text
-    assert "Ana は $2,000 を払えません: $500 不足" in page
-    page = client.get(f"/g/{game_id}/money?kind=bank_collect&player=0&amount=2000&lang=es").text
-    assert "Ana no puede pagar $2,000: le faltan $500" in page
+def test_a_refusal_is_explained_in_the_reader_s_language(table):
+    table.new_game(("Ana", "Bea"))
+    money = f"/g/{table.id}/money?kind=bank_collect&player=0&amount=2000"
+    assert "Ana は $2,000 を払えません: $500 不足" in table.read(f"{money}&lang=ja")
+    assert "Ana no puede pagar $2,000: le faltan $500" in table.read(f"{money}&lang=es")
 
 
-def test_the_same_log_reads_in_each_language(client):
-    game_id = new_game(client, ("Ana", "Bea"))
-    do(client, game_id, "pass_go", player=1)
-    assert "Bea collects $200 salary" in client.get(f"/g/{game_id}/history?lang=en").text
-    assert "Bea cobra $200 de sueldo" in client.get(f"/g/{game_id}/history?lang=es").text
-    assert "Bea が給料 $200 を受け取る" in client.get(f"/g/{game_id}/history?lang=ja").text
+def test_the_same_log_reads_in_each_language(table):
+    table.new_game(("Ana", "Bea"))
+    table.do("pass_go", player=1)
+    assert "Bea collects $200 salary" in table.read(f"/g/{table.id}/history?lang=en")
+    assert "Bea cobra $200 de sueldo" in table.read(f"/g/{table.id}/history?lang=es")
+    assert "Bea が給料 $200 を受け取る" in table.read(f"/g/{table.id}/history?lang=ja")
 
 
 def test_every_text_is_translated_into_spanish_and_japanese():

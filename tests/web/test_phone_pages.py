@@ -5,57 +5,47 @@ from __future__ import annotations
 
 import re
 
-from tablebank.models import Game, db
-
-from .test_property_pages import BOARDWALK, READING, buttons, do, new_game, text
+from ..support import BOARDWALK, ELECTRIC, ORIENTAL, READING, WATER
 
 
-def tokens(app, game_id) -> list[str]:
-    with app.app_context():
-        return [p.token for p in db.session.get(Game, game_id).players]
-
-
-def test_x1_a_trade_offer_on_the_phone_reads_then_says_accept_or_decline(client, app):
-    game_id = new_game(client)
-    do(client, game_id, "buy", player=0, deed=BOARDWALK)
+def test_x1_a_trade_offer_on_the_phone_reads_then_says_accept_or_decline(table, app):
+    table.new_game()
+    table.own(0, BOARDWALK)
     trade = {"player": 0, "partner": 1, "give": {"deeds": [BOARDWALK]}, "take": {"cash": 500}}
-    do(client, game_id, "trade_offer", **trade)
-    page = app.test_client().get(f"/p/{tokens(app, game_id)[1]}").text
-    assert "Ana trades with Bea; Boardwalk from Ana to Bea; $500 from Bea to Ana" in text(page)
-    assert [label for label, enabled in buttons(page) if enabled][:2] == ["Accept", "Decline"]
-    spanish = app.test_client().get(f"/p/{tokens(app, game_id)[1]}?lang=es").text
-    assert [label for label, _ in buttons(spanish)][:2] == ["Aceptar", "Rechazar"]
+    table.do("trade_offer", **trade)
+    page = table.page(table.phone(1), app.test_client())
+    offered = "Ana trades with Bea; Boardwalk from Ana to Bea; $500 from Bea to Ana"
+    assert offered in table.text(page)
+    assert [label for label, on in table.buttons(page) if on][:2] == ["Accept", "Decline"]
+    spanish = table.page(f"{table.phone(1)}?lang=es", app.test_client())
+    assert [label for label, _ in table.buttons(spanish)][:2] == ["Aceptar", "Rechazar"]
 
 
-def test_the_payment_preview_has_the_players_name_and_balance_on_top(client, app):
-    game_id = new_game(client)
-    phone = app.test_client()
-    page = phone.get(f"/p/{tokens(app, game_id)[1]}/preview?to=0&amount=25").text
+def test_the_payment_preview_has_the_players_name_and_balance_on_top(table, app):
+    table.new_game()
+    page = table.page(f"{table.phone(1)}/preview?to=0&amount=25", app.test_client())
     header = re.search(r'<header class="bar phone-bar".*?</header>', page, re.S).group(0)
-    assert text(header) == "← Bea $1,500"
-    assert "Bea pays Ana $25" in [label for label, _ in buttons(page)]
+    assert table.text(header) == "← Bea $1,500"
+    assert "Bea pays Ana $25" in [label for label, _ in table.buttons(page)]
 
 
-def test_the_players_history_has_a_header_and_a_time_on_each_line(client, app):
-    game_id = new_game(client)
-    do(client, game_id, "buy", player=1, deed=READING)
+def test_the_players_history_has_a_header_and_a_time_on_each_line(table, app):
+    table.new_game()
+    table.own(1, READING)
     phone = app.test_client()
-    page = phone.get(f"/p/{tokens(app, game_id)[1]}/history").text
+    page = table.page(f"{table.phone(1)}/history", phone)
     header = re.search(r'<header class="bar phone-bar".*?</header>', page, re.S).group(0)
-    assert text(header) == "← Bea $1,300"
+    assert table.text(header) == "← Bea $1,300"
     line = re.search(r"<li[^>]*>.*?Bea buys Reading Railroad.*?</li>", page, re.S).group(0)
     assert re.search(r'<time datetime="[^"]+" data-local="time">\d\d:\d\d UTC</time>', line)
-    main = phone.get(f"/p/{tokens(app, game_id)[1]}").text
+    main = table.page(table.phone(1), phone)
     assert re.search(r"Bea buys Reading Railroad for \$200 <span class=\"at\"><time", main)
 
 
-def test_deed_chips_read_in_black_or_white_whichever_contrasts_and_mark_railroads(client):
-    game_id = new_game(client)
-    do(client, game_id, "buy", player=0, deed=6)  # Oriental Avenue, light blue
-    do(client, game_id, "buy", player=0, deed=READING)
-    do(client, game_id, "buy", player=0, deed=12)  # Electric Company
-    do(client, game_id, "buy", player=0, deed=28)  # Water Works
-    page = client.get(f"/g/{game_id}/").text
+def test_deed_chips_read_in_black_or_white_whichever_contrasts_and_mark_railroads(table):
+    table.new_game()
+    table.own(0, ORIENTAL, READING, ELECTRIC, WATER)  # light blue, a railroad, two utilities
+    page = table.page(f"/g/{table.id}/")
     chips = re.findall(
         r'<span class="deed-chip[^"]*" style="([^"]*)" title="([^"]*)">(.*?)</span>', page, re.S
     )

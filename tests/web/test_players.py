@@ -5,21 +5,11 @@ from __future__ import annotations
 import json
 import re
 
-from tablebank.models import Game, Player, db
-from tablebank.rules import GameState
+from tablebank.models import Player, db
 
-from .test_pages import new_game
+from ..support import BOARDWALK, READING, US
 
-
-def tokens(app, game_id) -> list[str]:
-    with app.app_context():
-        return [p.token for p in db.session.get(Game, game_id).players]
-
-
-def cash(app, game_id) -> list[int]:
-    with app.app_context():
-        state = GameState.from_dict(db.session.get(Game, game_id).state)
-        return [p.cash for p in state.players]
+PRICE = US.spaces[BOARDWALK].price
 
 
 def player_do(client, token, kind, **payload):
@@ -27,121 +17,164 @@ def player_do(client, token, kind, **payload):
     return client.post(f"/p/{token}/do", data=data)
 
 
-def banker_do(client, game_id, kind, **payload):
-    return client.post(f"/g/{game_id}/do", data={"kind": kind, "payload": json.dumps(payload)})
-
-
-def test_tokens_carry_at_least_128_random_bits(client, app):
-    game_id = new_game(client, ("Ana", "Bea", "Cal"))
-    found = tokens(app, game_id)
+def test_tokens_carry_at_least_128_random_bits(table):
+    table.new_game(("Ana", "Bea", "Cal"))
+    found = table.tokens()
     assert len(set(found)) == 3
     assert all(len(t) >= 22 for t in found)  # 16 random bytes, url-safe base64
 
 
-def test_the_player_page_shows_balance_deeds_rent_and_rank(client, app):
-    game_id = new_game(client)
-    banker_do(client, game_id, "buy", player=1, deed=39)
-    banker_do(client, game_id, "rent", player=0, deed=39)
-    phone = app.test_client()
-    page = phone.get(f"/p/{tokens(app, game_id)[1]}").text
-    assert re.search(r'id="balance"[^>]*>\$1,150<', page)
-    assert "Boardwalk" in page and "rent now $50" in page
-    assert "rank 1 of 2" in page
-    assert "Bea buys Boardwalk for $400" in page
-    assert "Ana pays Bea $50 rent for Boardwalk" in page  # her history: money she received
+def test_p2_the_player_page_shows_balance_deeds_rent_received_and_rank(table, app):
+    table.new_game()
+    table.own(1, BOARDWALK)
+    table.throws_onto(0, BOARDWALK)
+    page = table.page(table.phone(1), app.test_client())
+    rent = US.spaces[BOARDWALK].rent[0]
+    assert table.cash() == [1500 - rent, 1500 - PRICE + rent]
+    assert re.search(rf'id="balance"[^>]*>\${1500 - PRICE + rent:,}<', page)
+    words = table.text(page)
+    assert "Boardwalk rent now $50" in words
+    assert "rank 1 of 2" in words
+    assert "Bea lands on Boardwalk; Bea buys Boardwalk for $400" in words
+    assert "Ana throws 7 and moves to Boardwalk; Ana pays Bea $50 rent for Boardwalk" in words
 
 
-def test_a_player_pays_another_from_their_own_balance(client, app):
-    game_id = new_game(client)
-    phone = app.test_client()
-    ana = tokens(app, game_id)[0]
-    preview = phone.get(f"/p/{ana}/preview?to=1&amount=120").text
+def test_a_player_pays_another_from_their_own_balance(table, app):
+    table.new_game()
+    phone, ana = app.test_client(), table.tokens()[0]
+    preview = table.page(f"/p/{ana}/preview?to=1&amount=120", phone)
     assert "Ana pays Bea $120" in preview
     player_do(phone, ana, "transfer", to=1, amount=120)
-    assert cash(app, game_id) == [1380, 1620]
+    assert table.cash() == [1380, 1620]
 
 
-def test_a_token_cannot_move_another_player_s_money(client, app):
-    game_id = new_game(client)
-    phone = app.test_client()
-    ana = tokens(app, game_id)[0]
+def test_a_token_cannot_move_another_player_s_money(table, app):
+    table.new_game()
+    phone, ana = app.test_client(), table.tokens()[0]
     player_do(phone, ana, "transfer", **{"from": 1, "to": 0, "amount": 500})
-    assert cash(app, game_id) == [1500, 1500]  # "from" is forced to Ana: she cannot pay herself
+    assert table.cash() == [1500, 1500]  # "from" is forced to Ana: she cannot pay herself
     player_do(phone, ana, "bank_collect", player=1, amount=100)
-    assert cash(app, game_id) == [1400, 1500]  # Ana's own money paid, never Bea's
+    assert table.cash() == [1400, 1500]  # Ana's own money paid, never Bea's
 
 
-def test_a_token_cannot_do_a_banker_action(client, app):
-    game_id = new_game(client)
-    phone = app.test_client()
-    ana = tokens(app, game_id)[0]
-    for kind in ("bank_pay", "pass_go", "buy", "undo", "build", "end_game"):
+def test_a_token_cannot_do_a_banker_action(table, app):
+    table.new_game()
+    phone, ana = app.test_client(), table.tokens()[0]
+    for kind in ("bank_pay", "pass_go", "buy", "undo", "build", "end_game", "land"):
         assert player_do(phone, ana, kind, player=0, amount=500, deed=39).status_code == 403
-    assert phone.get(f"/g/{game_id}/").status_code == 403
-    assert phone.post(f"/g/{game_id}/do", data={"kind": "bank_pay"}).status_code == 403
-    assert cash(app, game_id) == [1500, 1500]
+    assert phone.get(f"/g/{table.id}/").status_code == 403
+    assert phone.post(f"/g/{table.id}/do", data={"kind": "bank_pay"}).status_code == 403
+    assert table.cash() == [1500, 1500]
 
 
-def test_a_revoked_token_is_refused_and_the_new_one_works(client, app):
-    game_id = new_game(client)
-    old = tokens(app, game_id)[1]
-    client.post(f"/g/{game_id}/codes/1/new")
-    new = tokens(app, game_id)[1]
+def test_r1_with_phone_turns_a_phone_still_acts_only_for_its_own_seat(table, app):
+    """R1: Ana's phone sends a throw for Bea on Bea's turn: the seat is Ana's, whatever the
+    form says, and Ana's throw is refused (not her turn); nothing changes."""
+    table.new_game()
+    table.do("phone_turns", allow=True)
+    table.act("turn_to", player=1)
+    before = table.game()
+    phone = app.test_client()
+    answer = table.phone_do(0, "roll", phone, player=1, dice=5, choices=[{"kind": "buy"}])
+    assert answer.status_code == 302
+    assert "It is Bea's turn" in table.read(answer.headers["Location"], phone)
+    assert table.game() == before
+
+
+def test_a_revoked_token_is_refused_and_the_new_one_works(table, app):
+    table.new_game()
+    old = table.tokens()[1]
+    table.client.post(f"/g/{table.id}/codes/1/new")
+    new = table.tokens()[1]
     phone = app.test_client()
     assert new != old
     assert phone.get(f"/p/{old}").status_code == 404
     assert player_do(phone, old, "bank_collect", amount=10).status_code == 404
     assert phone.get(f"/p/{new}").status_code == 200
-    assert cash(app, game_id) == [1500, 1500]
+    assert table.cash() == [1500, 1500]
 
 
-def test_codes_page_shows_a_qr_code_per_player_and_the_table(client, app):
-    game_id = new_game(client)
-    client.get(f"/g/{game_id}/")  # the first page, with the banker link to keep
-    page = client.get(f"/g/{game_id}/codes").text
+def test_codes_page_shows_a_qr_code_per_player_and_the_table(table):
+    table.new_game()
+    table.page(f"/g/{table.id}/")  # the first page, with the banker link to keep
+    page = table.page(f"/g/{table.id}/codes")
     assert page.count("<svg") == 4  # Ana, Bea, the banker on another phone, the table
-    for token in tokens(app, game_id):
+    for token in table.tokens():
         assert f"/p/{token}" in page
-    sheet = client.get(f"/g/{game_id}/codes?print=1").text
+    sheet = table.page(f"/g/{table.id}/codes?print=1")
     assert sheet.count("<svg") == 3  # no banker code on the printable sheet
 
 
-def test_x1_a_trade_offered_to_a_phone_is_accepted_there(client, app):
-    game_id = new_game(client)
-    banker_do(client, game_id, "buy", player=0, deed=39)
-    offer = {"player": 0, "partner": 1, "give": {"deeds": [39]}, "take": {"cash": 500}}
-    banker_do(client, game_id, "trade_offer", **offer)
-    phone = app.test_client()
-    bea = tokens(app, game_id)[1]
-    page = phone.get(f"/p/{bea}").text
+def offer_boardwalk_to_bea(table) -> int:
+    """Ana buys Boardwalk at a landing, then offers it to Bea for $500: the offer's id."""
+    table.new_game()
+    table.own(0, BOARDWALK)
+    trade = {"player": 0, "partner": 1, "give": {"deeds": [BOARDWALK]}, "take": {"cash": 500}}
+    table.do("trade_offer", **trade)
+    [offer] = table.game()["offers"]  # the API's game lists the open offers
+    assert (offer["player"], offer["partner"], offer["give"]) == (0, 1, {"deeds": [BOARDWALK]})
+    return offer["id"]
+
+
+def test_x1_a_trade_offered_to_a_phone_is_accepted_there(table, app):
+    offer = offer_boardwalk_to_bea(table)
+    phone, bea = app.test_client(), table.tokens()[1]
+    page = table.read(f"/p/{bea}", phone)
     assert "Trade offered to you" in page
     assert "Ana trades with Bea; Boardwalk from Ana to Bea; $500 from Bea to Ana" in page
-    ana_phone = app.test_client()
-    player_do(ana_phone, tokens(app, game_id)[0], "trade_accept", offer=1)
-    assert cash(app, game_id) == [1100, 1500]  # only the partner accepts
-    player_do(phone, bea, "trade_accept", offer=1)
-    assert cash(app, game_id) == [1600, 1000]
+    player_do(app.test_client(), table.tokens()[0], "trade_accept", offer=offer)
+    assert table.cash() == [1500 - PRICE, 1500]  # only the partner accepts
+    player_do(phone, bea, "trade_accept", offer=offer)
+    assert table.cash() == [1500 - PRICE + 500, 1000]
+    assert table.state().deeds[BOARDWALK].owner == 1 and table.game()["offers"] == []
 
 
-def test_x1_a_trade_declined_on_the_phone_changes_nothing(client, app):
-    game_id = new_game(client)
-    banker_do(client, game_id, "buy", player=0, deed=39)
-    offer = {"player": 0, "partner": 1, "give": {"deeds": [39]}, "take": {"cash": 500}}
-    banker_do(client, game_id, "trade_offer", **offer)
-    bea = tokens(app, game_id)[1]
-    player_do(app.test_client(), bea, "trade_decline", offer=1)
-    assert cash(app, game_id) == [1100, 1500]
+def test_x1_a_trade_declined_on_the_phone_changes_nothing(table, app):
+    offer = offer_boardwalk_to_bea(table)
+    player_do(app.test_client(), table.tokens()[1], "trade_decline", offer=offer)
+    assert table.cash() == [1500 - PRICE, 1500]
+    assert table.state().deeds[BOARDWALK].owner == 0 and table.game()["offers"] == []
+
+
+def test_k1_the_debtor_pays_the_debt_from_their_own_phone(table, app):
+    """K1: pay_debt is the debtor's own, phone turns or not; the rent reaches Ana."""
+    table.new_game()
+    table.own(0, READING)
+    table.act("bank_collect", player=1, amount=1490)
+    table.throws_onto(1, READING, 5)
+    phone = app.test_client()
+    page = table.page(table.phone(1), phone)
+    assert "You owe Ana $25" in table.text(page)
+    assert not table.button(page, "Pay the debt")  # $10 cash
+    table.do("bank_pay", player=1, amount=100)
+    page = table.page(table.phone(1), phone)
+    table.press(page, "Bea pays Ana the $25 owed", client=phone)
+    assert table.cash() == [1500 - US.spaces[READING].price + 25, 110 - 25]
+    assert "You owe" not in table.read(table.phone(1), phone)
+
+
+def test_the_table_screen_draws_the_board_with_owners(table, app):
+    table.new_game()
+    table.own(0, BOARDWALK)
     with app.app_context():
-        assert db.session.get(Game, game_id).state["offers"] == []
-
-
-def test_the_table_screen_draws_the_board_with_owners(client, app):
-    game_id = new_game(client)
-    banker_do(client, game_id, "buy", player=0, deed=39)
-    with app.app_context():
-        table = db.session.get(Game, game_id).table_token
         assert db.session.query(Player).count() == 2
-    page = app.test_client().get(f"/t/{table}").text
+    page = table.page(table.screen(), app.test_client())
     assert page.count('<div class="sq ') == 40
     assert '--owner: #e03131;" data-space="39"' in page  # Boardwalk in Ana's colour
     assert "$1,100" in page and "$1,500" in page
+
+
+def test_r1_a_phone_form_drawn_before_the_game_moved_on_is_refused_with_the_way_back(table, app):
+    """R1: Ana's phone shows her throw; meanwhile the banker acts. Her tap on the old page
+    is a 409 that says the turn was taken, with a link back to her page; nothing changes."""
+    table.new_game()
+    table.do("phone_turns", allow=True)
+    phone = app.test_client()
+    turn = table.dice(table.page(table.phone(0), phone), 5, client=phone).text
+    table.act("pass_go", player=1)
+    before = table.game()
+    answer = table.press(turn, "Ana throws 5 and moves to Reading Railroad; Ana buys", phone)
+    assert answer.status_code == 409
+    assert "This turn was already taken" in table.text(answer.text)
+    assert f'href="{table.phone(0)}"' in answer.text
+    assert table.game() == before

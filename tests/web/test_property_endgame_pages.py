@@ -1,87 +1,97 @@
-"""Pages for buildings, mortgages, trades, auctions, bankruptcy and results (test client)."""
+"""Pages for buildings, mortgages, trades, auctions, bankruptcy and results (test client).
+Deeds come from landings (`own`) or the short game's deal, debts from throws."""
 
 from __future__ import annotations
 
-import json
 import re
 
-from tablebank.models import Game, db
-from tablebank.rules import HOTEL, GameState
+from tablebank.rules import HOTEL
 
-from ..support import ALL_EDITIONS
-from .test_pages import new_game
+from ..support import (
+    BALTIC,
+    BOARDWALK,
+    INCOME_TAX,
+    MEDITERRANEAN,
+    PACIFIC,
+    PARK_PLACE,
+    PARKING,
+    READING,
+    US,
+)
 
-US = ALL_EDITIONS["us-classic"]
 GREENS = list(US.groups["green"].deeds)
+TWO_HOUSES_ON_PACIFIC = US.spaces[PACIFIC].rent[2]
 
 
-def do(client, game_id, kind, **payload):
-    data = {"kind": kind, "payload": json.dumps(payload)}
-    return client.post(f"/g/{game_id}/do", data=data)
+def rich_with_greens(table):
+    table.do("bank_pay", player=0, amount=10_000)
+    table.own(0, *GREENS)
 
 
-def state(app, game_id) -> GameState:
-    with app.app_context():
-        return GameState.from_dict(db.session.get(Game, game_id).state)
+def bea_cannot_pay_ana(table, *deeds: int, mortgaged=()) -> int:
+    """Ana's greens carry 2 houses each; Bea holds `deeds` (some mortgaged) and $10, and
+    throws onto Pacific Avenue: she owes Ana more than she could raise. Her cash then."""
+    rich_with_greens(table)
+    table.do("build", player=0, group="green", levels=[2, 2, 2])
+    table.own(1, *deeds)
+    for deed in mortgaged:
+        table.do("mortgage", player=1, deed=deed)
+    table.act("bank_collect", player=1, amount=table.cash()[1] - 10)
+    table.throws_onto(1, PACIFIC)
+    assert table.state().owed_by(1) == TWO_HOUSES_ON_PACIFIC
+    return 10
 
 
-def rich_with_greens(client, game_id):
-    do(client, game_id, "bank_pay", player=0, amount=10_000)
-    for deed in GREENS:
-        do(client, game_id, "buy", player=0, deed=deed)
-
-
-def test_b1_build_page_offers_presets_with_cost_and_supply_before_the_tap(client, app):
-    game_id = new_game(client)
-    rich_with_greens(client, game_id)
-    page = client.get(f"/g/{game_id}/build?player=0").text
+def test_b1_build_page_offers_presets_with_cost_and_supply_before_the_tap(table):
+    table.new_game()
+    rich_with_greens(table)
+    page = table.page(f"/g/{table.id}/build?player=0")
     assert "Bank: 32 houses · 12 hotels" in page
     assert "3 houses on each" in page
     hotels = 3 * 5 * US.groups["green"].house_price
     assert f"Ana pays the bank ${hotels:,} to build; a hotel on Pacific Avenue" in page
     assert "the bank has 32 houses and 9 hotels left" in page
-    before = state(app, game_id).players[0].cash
-    do(client, game_id, "build", player=0, group="green", levels=[HOTEL] * 3)
-    assert before - state(app, game_id).players[0].cash == hotels
+    before = table.cash()[0]
+    table.do("build", player=0, group="green", levels=[HOTEL] * 3)
+    assert before - table.cash()[0] == hotels
 
 
-def test_b6_build_page_says_why_a_hotel_cannot_be_broken_down(client, app):
-    game_id = new_game(client, ("Ana", "Bea"))
-    rich_with_greens(client, game_id)
-    do(client, game_id, "build", player=0, group="green", levels=[HOTEL] * 3)
-    do(client, game_id, "bank_pay", player=1, amount=20_000)
+def test_b6_build_page_says_why_a_hotel_cannot_be_broken_down(table):
+    table.new_game(("Ana", "Bea"))
+    rich_with_greens(table)
+    table.do("build", player=0, group="green", levels=[HOTEL] * 3)
+    table.do("bank_pay", player=1, amount=20_000)
     for group in ("orange", "red", "yellow"):
-        for deed in US.groups[group].deeds:
-            do(client, game_id, "buy", player=1, deed=deed)
-        do(client, game_id, "build", player=1, group=group, levels=[4, 4, 4])
-    assert state(app, game_id).houses == 32 - 36 + 12 == 8
-    page = client.get(f"/g/{game_id}/build?player=0").text
+        table.own(1, *US.groups[group].deeds)
+        table.do("build", player=1, group=group, levels=[4, 4, 4])
+    assert table.state().houses == 32 - 36 + 12 == 8
+    page = table.page(f"/g/{table.id}/build?player=0")
     assert "Breaking the hotels down needs 12 houses and the bank has 8" in page
     assert "Ana sells to the bank for $1,500; no buildings on Pacific Avenue" in page
 
 
-def test_m1_mortgage_page_lists_the_buildings_sold_first(client, app):
-    game_id = new_game(client)
-    rich_with_greens(client, game_id)
-    do(client, game_id, "build", player=0, group="green", levels=[1, 1, 1])
-    page = client.get(f"/g/{game_id}/mortgages?player=0").text
+def test_m1_mortgage_page_lists_the_buildings_sold_first(table):
+    table.new_game()
+    rich_with_greens(table)
+    table.do("build", player=0, group="green", levels=[1, 1, 1])
+    page = table.page(f"/g/{table.id}/mortgages?player=0")
     assert "Ana sells the Green buildings for $300; Ana mortgages Pacific Avenue for $150" in page
 
 
-def test_m3_mortgaged_deed_offers_the_lift_at_value_plus_ten_percent(client):
-    game_id = new_game(client)
-    do(client, game_id, "buy", player=0, deed=37)
-    do(client, game_id, "mortgage", player=0, deed=37)
-    page = client.get(f"/g/{game_id}/mortgages?player=0").text
+def test_m3_mortgaged_deed_offers_the_lift_at_value_plus_ten_percent(table):
+    table.new_game()
+    table.own(0, PARK_PLACE)
+    table.do("mortgage", player=0, deed=PARK_PLACE)
+    page = table.page(f"/g/{table.id}/mortgages?player=0")
     assert "Ana lifts the mortgage on Park Place for $193" in page
 
 
-def test_m4_trade_page_shows_cash_before_and_after_and_asks_about_each_mortgage(client, app):
-    game_id = new_game(client)
-    do(client, game_id, "buy", player=0, deed=37)
-    do(client, game_id, "mortgage", player=0, deed=37)
-    query = "player=0&partner=1&give_deeds=37&cash=100&cash_from=partner"
-    page = client.get(f"/g/{game_id}/trade?{query}").text
+def test_m4_trade_page_shows_cash_before_and_after_and_asks_about_each_mortgage(table):
+    table.new_game()
+    table.own(0, PARK_PLACE)
+    table.do("mortgage", player=0, deed=PARK_PLACE)
+    query = f"player=0&partner=1&give_deeds={PARK_PLACE}&cash=100&cash_from=partner"
+    page = table.page(f"/g/{table.id}/trade?{query}")
     assert "Lift Park Place now ($193)" in page
     assert "Bea pays $18 interest and keeps Park Place mortgaged" in page
     rows = re.findall(r"<tr><td>(\w+)</td><td>([^<]+)</td><td>([^<]+)</td></tr>", page)
@@ -90,57 +100,84 @@ def test_m4_trade_page_shows_cash_before_and_after_and_asks_about_each_mortgage(
         ("Ana", f"${cash_ana:,}", f"${cash_ana + 100:,}"),
         ("Bea", "$1,500", f"${1500 - 100 - 18:,}"),
     ]
-    lifted = client.get(f"/g/{game_id}/trade?{query}&lift=37").text
+    lifted = table.page(f"/g/{table.id}/trade?{query}&lift={PARK_PLACE}")
     assert "Bea lifts Park Place now for $193" in lifted
 
 
-def test_p1_declining_opens_the_auction_and_the_winner_pays_the_bank(client, app):
-    game_id = new_game(client)
-    response = do(client, game_id, "decline", player=0, deed=39)
-    assert response.headers["Location"].endswith(f"/g/{game_id}/auction")
-    page = client.get(f"/g/{game_id}/auction?player=1&amount=120").text
+def test_p1_declining_opens_the_auction_and_the_winner_pays_the_bank(table):
+    table.new_game()
+    table.act("place", player=0, space=BOARDWALK - 7)
+    turn = table.dice(table.page(f"/g/{table.id}/"), 7).text
+    response = table.press(turn, "Ana throws 7 and moves to Boardwalk; Ana declines Boardwalk")
+    assert response.headers["Location"].endswith(f"/g/{table.id}/auction")
+    page = table.page(f"/g/{table.id}/auction?player=1&amount=120")
     assert "Bea bids $120 for Boardwalk" in page
-    do(client, game_id, "bid", player=1, amount=120)
-    assert "Highest $120 by Bea" in client.get(f"/g/{game_id}/auction").text
-    assert "Auction: Boardwalk · $120 by Bea" in client.get(f"/g/{game_id}/").text
-    do(client, game_id, "auction_close")
-    after = state(app, game_id)
-    assert after.deeds[39].owner == 1 and after.players[1].cash == 1380
+    table.press(page, "Bea bids $120 for Boardwalk")
+    assert "Highest $120 by Bea" in table.page(f"/g/{table.id}/auction")
+    assert "Auction: Boardwalk · $120 by Bea" in table.page(f"/g/{table.id}/")
+    table.press(table.page(f"/g/{table.id}/auction"), "Bea wins Boardwalk")
+    after = table.state()
+    assert after.deeds[BOARDWALK].owner == 1 and table.cash() == [1500, 1380]
+    assert after.auction is None and after.turn == 1  # the landing done, Bea's turn
+    assert table.history()[0]["movements"] == [[1, None, 120]]  # Bea pays the bank
 
 
-def test_k1_bankruptcy_page_shows_what_could_be_raised_before_declaring(client, app):
-    game_id = new_game(client)
-    do(client, game_id, "buy", player=1, deed=39)
-    page = client.get(f"/g/{game_id}/bankrupt?player=1&owed=1200&creditor=0").text
-    assert "$1,300" in page  # 1,100 cash + 200 mortgage value
-    assert "Bea could still raise $1,300 by selling and mortgaging" in page
-    page = client.get(f"/g/{game_id}/bankrupt?player=1&owed=2000&creditor=0").text
-    assert "Bea is bankrupt, owing $2,000 to Ana" in page
-
-
-def test_sg1_a_short_game_starts_by_dealing_two_deeds_each(client, app):
-    response = client.post(
-        "/new",
-        data={"edition": "us-classic", "mode": "short", "name0": "Ana", "name1": "Bea"},
+def test_k1_bankruptcy_page_shows_what_could_be_raised_before_declaring(table):
+    """K1: Bea could raise $210 ($10 and Boardwalk's mortgage) against a $25 rent: the
+    bankruptcy is refused in words; against $390, it is offered to Ana."""
+    table.new_game()
+    table.own(0, READING)
+    table.own(1, BOARDWALK)
+    table.act("bank_collect", player=1, amount=table.cash()[1] - 10)
+    table.throws_onto(1, READING, 5)
+    page = table.page(f"/g/{table.id}/bankrupt?player=1")
+    assert "Could raise in all $210" in table.text(page)
+    assert "Bea could still raise $210 by selling and mortgaging: enough for the $25 owed" in (
+        table.text(page)
     )
-    game_id = response.headers["Location"].split("/")[2]
-    assert response.headers["Location"].endswith("/deal")
-    page = client.get(f"/g/{game_id}/deal").text
+    assert not table.button(page, "Declare bankruptcy")
+
+
+def test_k1_k2_a_bankruptcy_the_debtor_cannot_avoid_gives_the_creditor_everything(table):
+    table.new_game(("Ana", "Bea", "Cal"))
+    bea_cannot_pay_ana(table, BOARDWALK)
+    ana = table.cash()[0]
+    page = table.page(f"/g/{table.id}/bankrupt?player=1")
+    assert "Could raise in all $210" in table.text(page)
+    said = f"Bea is bankrupt, owing ${TWO_HOUSES_ON_PACIFIC} to Ana"
+    assert table.button(page, said)
+    table.press(page, said)
+    after = table.state()
+    assert after.players[1].bankrupt and after.deeds[BOARDWALK].owner == 0
+    assert table.cash() == [ana + 10, 0, 1500]
+    assert after.turn == 2 and after.pending == []
+
+
+def test_sg1_a_short_game_starts_by_dealing_two_deeds_each_once(table):
+    table.new_game(mode="short")
+    assert table.client.get(f"/g/{table.id}/").status_code == 200
+    page = table.page(f"/g/{table.id}/deal")
     assert "Deal at random" in page
-    do(client, game_id, "deal", hands=[[39, 37], [1, 3]])
-    after = state(app, game_id)
-    assert after.players[0].cash == 1500 - 400 - 350
-    assert after.players[1].cash == 1500 - 60 - 60
+    hands = f"hand0={BOARDWALK}&hand0={PARK_PLACE}&hand1={MEDITERRANEAN}&hand1={BALTIC}"
+    chosen = table.page(f"/g/{table.id}/deal?{hands}")
+    table.press(chosen, "Ana is dealt")
+    assert table.cash() == [1500 - 400 - 350, 1500 - 60 - 60]
+    assert table.state().deeds[BOARDWALK].owner == 0 and table.state().deeds[BALTIC].owner == 1
+    again = table.read(f"/g/{table.id}/deal")
+    assert "Deal at random" not in again and "a deal comes once" in again
+    assert 'class="pad"' in table.page(f"/g/{table.id}/")  # Ana's throw waits
 
 
-def test_sg4_results_rank_the_players_with_their_breakdown_and_a_chart(client):
-    game_id = new_game(client)
-    do(client, game_id, "buy", player=1, deed=39)
-    do(client, game_id, "end_game")
-    page = client.get(f"/g/{game_id}/results").text
-    first = page.index("Bea")
-    assert first < page.index("Ana")
-    assert "$1,500" in page  # Bea: 1,100 cash + 400 deed
+def test_sg4_results_rank_the_players_with_their_breakdown_and_a_chart(table):
+    table.new_game()
+    table.own(1, BOARDWALK)
+    table.throws_onto(0, BOARDWALK)  # $50 rent from Ana to Bea
+    table.do("end_game")
+    page = table.page(f"/g/{table.id}/results")
+    words = table.text(page)
+    assert "Bea wins the game" in words
+    assert words.index("Bea winner Net worth $1,550") < words.index("Ana Net worth $1,450")
+    assert "Cash $1,150 Deeds $400" in words  # Bea's breakdown
     assert page.count("<polyline") == 2
 
 
@@ -160,61 +197,74 @@ def test_tl1_time_limited_game_shows_the_countdown(client):
     assert 'data-ends="2099-01-01T20:00:00+00:00"' in page  # no zone given: UTC
 
 
-def test_tl1_a_game_past_its_end_time_ends_and_refuses_actions(client, app):
-    response = client.post(
-        "/new",
-        data={
-            "edition": "us-classic",
-            "mode": "timed",
-            "ends_at": "2001-01-01T20:00",
-            "name0": "Ana",
-            "name1": "Bea",
-        },
-    )
-    game_id = response.headers["Location"].split("/")[2]
-    do(client, game_id, "pass_go", player=0)
-    after = state(app, game_id)
+def test_tl1_a_game_past_its_end_time_ends_and_refuses_actions(table):
+    table.new_game(mode="timed", ends_at="2001-01-01T20:00")
+    table.do("pass_go", player=0)
+    after = table.state()
     assert after.ended and after.players[0].cash == 1500
-    assert "The game has ended: results" in client.get(f"/g/{game_id}/").text
+    assert "The game has ended: results" in table.page(f"/g/{table.id}/")
 
 
-def test_h1_dashboard_shows_the_pot_and_pays_it_out_in_one_tap(client, app):
-    game_id = new_game(client, free_parking_jackpot="on")
-    do(client, game_id, "tax", player=0, space=4)
-    assert "Free Parking pot <strong>$200</strong>" in client.get(f"/g/{game_id}/").text
-    page = client.get(f"/g/{game_id}/pick/parking_pot").text
+def test_h1_a_tax_goes_into_the_pot_which_the_next_landing_on_free_parking_takes(table):
+    table.new_game(free_parking_jackpot="on")
+    tax = US.spaces[INCOME_TAX].amount
+    table.throws_onto(0, INCOME_TAX, 4)
+    assert "Free Parking pot <strong>$200</strong>" in table.page(f"/g/{table.id}/")
+    landed = table.throws_onto(1, PARKING)
+    assert table.paid(landed) == [(None, 1, tax)]
+    assert table.cash() == [1500 - tax, 1500 + tax] and table.state().pot == 0
+
+
+def test_h1_dashboard_shows_the_pot_and_pays_it_out_in_one_tap(table):
+    table.new_game(free_parking_jackpot="on")
+    table.throws_onto(0, INCOME_TAX, 4)
+    page = table.page(f"/g/{table.id}/pick/parking_pot")
     assert "Bea takes the Free Parking pot of $200" in page
-    do(client, game_id, "parking_pot", player=1)
-    assert state(app, game_id).players[1].cash == 1700
+    table.press(page, "Bea takes the Free Parking pot of $200")
+    assert table.cash() == [1300, 1700]
 
 
-def test_m1_b1_dashboard_shows_each_deed_with_buildings_and_mortgage_at_a_glance(client):
-    game_id = new_game(client)
-    rich_with_greens(client, game_id)
-    do(client, game_id, "build", player=0, group="green", levels=[3, 3, 3])
-    do(client, game_id, "buy", player=0, deed=5)
-    do(client, game_id, "mortgage", player=0, deed=5)
-    page = client.get(f"/g/{game_id}/").text
+def test_m1_b1_dashboard_shows_each_deed_with_buildings_and_mortgage_at_a_glance(table):
+    table.new_game()
+    rich_with_greens(table)
+    table.do("build", player=0, group="green", levels=[3, 3, 3])
+    table.own(0, READING)
+    table.do("mortgage", player=0, deed=READING)
+    page = table.page(f"/g/{table.id}/")
     green = US.groups["green"].colour
     assert page.count(f'class="deed-chip" style="--c: {green}; color: #000"') == 3
     assert re.search(r'class="deed-chip"[^>]*title="Pacific Avenue">3</span>', page)
     assert 'class="deed-chip mortgaged"' in page and "Reading Railroad · mortgaged" in page
 
 
-def test_b5_the_build_page_opens_an_auction_for_a_building_in_short_supply(client, app):
-    game_id = new_game(client)
-    page = client.get(f"/g/{game_id}/build").text
+def test_b5_the_build_page_opens_an_auction_for_a_building_in_short_supply(table):
+    table.new_game()
+    page = table.page(f"/g/{table.id}/build")
     assert "The bank auctions a house" in page and "The bank auctions a hotel" in page
-    do(client, game_id, "auction_open", building="house")
-    assert state(app, game_id).auction.building == "house"
+    table.do("auction_open", building="house")
+    assert table.state().auction.building == "house"
 
 
-def test_k2_m4_the_creditor_chooses_lift_now_or_later_for_each_mortgaged_deed(client, app):
-    game_id = new_game(client)
-    do(client, game_id, "buy", player=1, deed=5)
-    do(client, game_id, "mortgage", player=1, deed=5)
-    page = client.get(f"/g/{game_id}/bankrupt?player=1&owed=3000&creditor=0").text
+def test_k2_m4_the_creditor_chooses_lift_now_or_later_for_each_mortgaged_deed(table):
+    table.new_game(("Ana", "Bea", "Cal"))
+    bea_cannot_pay_ana(table, READING, mortgaged=[READING])
+    page = table.page(f"/g/{table.id}/bankrupt?player=1")
     assert "Lift Reading Railroad now ($110)" in page
     assert "Ana pays $10 interest and keeps Reading Railroad mortgaged" in page
-    lifted = client.get(f"/g/{game_id}/bankrupt?player=1&owed=3000&creditor=0&lift=5").text
+    lifted = table.page(f"/g/{table.id}/bankrupt?player=1&lift={READING}")
     assert "Ana lifts Reading Railroad now for $110" in lifted
+    ana = table.cash()[0]
+    table.press(lifted, "Bea is bankrupt, owing $390 to Ana; Ana lifts Reading Railroad now")
+    after = table.state()
+    assert after.deeds[READING].owner == 0 and not after.deeds[READING].mortgaged
+    assert table.cash()[0] == ana + 10 - 110
+
+
+def test_k2_m4_every_bankruptcy_button_of_the_page_follows_the_creditors_choice(table):
+    """The bankruptcy page with "lift now" chosen: whichever bankruptcy button the banker
+    taps, Ana lifts Reading Railroad (no button there keeps it mortgaged)."""
+    table.new_game(("Ana", "Bea", "Cal"))
+    bea_cannot_pay_ana(table, READING, mortgaged=[READING])
+    lifted = table.page(f"/g/{table.id}/bankrupt?player=1&lift={READING}")
+    offered = [label for label, _ in table.buttons(lifted) if label.startswith("Bea is bankrupt")]
+    assert offered and all("Ana lifts Reading Railroad now for $110" in o for o in offered), offered

@@ -1,49 +1,47 @@
-"""SG1-SG4 end to end through the JSON API: a short game played to its end, then scored."""
+"""SG1-SG4 end to end through the JSON API: a short game played to its end by throws, then
+scored; each bankruptcy's money goes to the creditor."""
 
 from __future__ import annotations
 
-from ..support import ALL_EDITIONS, setup_of
+from ..support import BALTIC, BOARDWALK, MEDITERRANEAN, PARK_PLACE, RAILROADS, READING, US
 
-US = ALL_EDITIONS["us-classic"]
-PARK_PLACE, BOARDWALK = 37, 39
-READING, PENNSYLVANIA_RR = 5, 15
-MEDITERRANEAN, BALTIC = 1, 3
+PENNSYLVANIA_RR = RAILROADS[1]
 
 
-def test_sg1_to_sg4_a_short_game_played_through_the_api_ends_with_the_right_scores(client):
-    created = client.post("/api/games", json=setup_of(mode="short")).get_json()
-    headers = {"X-Banker-Key": created["banker_key"]}
-    url = f"/api/games/{created['id']}"
-
-    def act(kind, **fields):
-        response = client.post(f"{url}/actions", json={"kind": kind, **fields}, headers=headers)
-        assert response.status_code == 201, response.get_json()
-        return response.get_json()
-
+def test_sg1_to_sg4_a_short_game_played_through_the_api_ends_with_the_right_scores(table):
+    table.new_api_game(mode="short")
+    assert [p["what"] for p in table.game()["pending"]] == ["deal"]
     hands = [[PARK_PLACE, BOARDWALK], [READING, PENNSYLVANIA_RR], [MEDITERRANEAN, BALTIC]]
-    act("deal", hands=hands)  # SG1
+    table.act("deal", hands=hands)  # SG1
     price = {i: US.spaces[i].price for hand in hands for i in hand}
     cash = [1500 - sum(price[i] for i in hand) for hand in hands]
+    assert table.cash() == cash
 
-    act("bank_pay", player=0, amount=2000, note="a prize")
+    table.act("bank_pay", player=0, amount=2000, note="a prize")
     cash[0] += 2000
     blue_house = US.groups["dark_blue"].house_price
-    act("build", player=0, group="dark_blue", levels=[5, 5])  # SG2: 3 houses, then the hotel
+    table.act("build", player=0, group="dark_blue", levels=[5, 5])  # SG2: 3 houses, the hotel
     cash[0] -= 2 * 4 * blue_house
 
     hotel_rent = US.spaces[BOARDWALK].rent[5]
-    assert hotel_rent > cash[2]
-    act("bankrupt", player=2, owed=hotel_rent, creditor=0)  # SG3: the first, as usual (K2)
+    landed = table.throws_onto(2, BOARDWALK)  # Cal cannot raise the hotel's rent
+    assert table.paid(landed) == [] and table.state().owed_by(2) == hotel_rent
+    first = table.act("bankrupt", player=2)  # SG3: the first, as usual (K2)
+    assert table.paid(first) == [(2, 0, cash[2])]
     cash[0], cash[2] = cash[0] + cash[2], 0
+    assert first["game"]["ended"] is False
 
-    act("mortgage", player=1, deed=READING)
+    table.act("mortgage", player=1, deed=READING)
     cash[1] += US.spaces[READING].mortgage
-    park_rent = US.spaces[PARK_PLACE].rent[5]
-    ended = act("bankrupt", player=1, owed=park_rent, creditor=0)  # SG3: the second ends it
+    table.throws_onto(1, PARK_PLACE)
+    assert table.state().owed_by(1) == US.spaces[PARK_PLACE].rent[5]
+    ended = table.act("bankrupt", player=1)  # SG3: the second ends it
+    assert table.paid(ended) == [(1, 0, cash[1])]
     cash[0], cash[1] = cash[0] + cash[1], 0
     assert ended["game"]["ended"] is True
 
-    game = client.get(url, headers=headers).get_json()
+    game = table.game()
+    assert [p["cash"] for p in game["players"]] == cash
     unmortgaged = [PARK_PLACE, BOARDWALK, MEDITERRANEAN, BALTIC, PENNSYLVANIA_RR]
     expected = (
         cash[0]
@@ -54,5 +52,5 @@ def test_sg1_to_sg4_a_short_game_played_through_the_api_ends_with_the_right_scor
     assert [p["score"] for p in game["players"]] == [expected, 0, 0]
     assert expected == 6500
     assert [p["bankrupt"] for p in game["players"]] == [False, True, True]
-    refused = client.post(f"{url}/actions", json={"kind": "pass_go", "player": 0}, headers=headers)
-    assert refused.status_code == 422 and refused.get_json()["rule"] == "K4"
+    assert game["winners"] == [0] and game["pending"] == []
+    assert table.act("pass_go", 422, player=0)["rule"] == "K4"

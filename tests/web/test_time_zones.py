@@ -7,8 +7,6 @@ import re
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from .test_property_pages import text
-
 NEW_YORK = ZoneInfo("America/New_York")
 
 
@@ -44,19 +42,19 @@ def test_tl1_the_end_is_stored_in_utc_from_the_bankers_time_zone(client):
     assert state.get_json()["settings"]["ends_at"] == "2026-11-23T17:00:00+00:00"
 
 
-def test_tl1_a_game_ending_in_two_hours_in_new_york_is_not_over(client):
+def test_tl1_a_game_ending_in_two_hours_in_new_york_is_not_over(client, table):
     game_id = new_timed_game(client, local_in(NEW_YORK, timedelta(hours=2)), "America/New_York")
     client.get(f"/g/{game_id}/deal")
     page = client.get(f"/g/{game_id}/").text
-    assert "The game has ended" not in text(page)
+    assert "The game has ended" not in table.text(page)
     ends = re.search(r'class="countdown" data-ends="([^"]+)"', page).group(1)
     left = datetime.fromisoformat(ends) - datetime.now(UTC)
     assert timedelta(hours=1, minutes=55) < left <= timedelta(hours=2)
 
 
-def test_tl1_a_game_whose_new_york_end_has_passed_is_ended_by_the_clock(client):
+def test_tl1_a_game_whose_new_york_end_has_passed_is_ended_by_the_clock(client, table):
     game_id = new_timed_game(client, local_in(NEW_YORK, -timedelta(minutes=1)), "America/New_York")
-    page = text(client.get(f"/g/{game_id}/").text)
+    page = table.read(f"/g/{game_id}/")
     assert "The game has ended: results" in page
 
 
@@ -69,12 +67,12 @@ def test_tl1_the_end_time_is_written_in_the_bankers_zone_before_the_browser_loca
     assert 'data-left="%(time)s left"' in page
 
 
-def test_tl1_an_unknown_time_zone_is_refused(client):
+def test_tl1_an_unknown_time_zone_is_refused(client, table):
     form = {"edition": "us-classic", "mode": "timed", "ends_at": "2099-01-01T20:00"}
     form.update(name0="Ana", name1="Bea", time_zone="Mars/Olympus")
     response = client.post("/new", data=form)
     assert response.status_code == 400
-    assert "Unknown time zone Mars/Olympus" in text(response.text)
+    assert "Unknown time zone Mars/Olympus" in table.text(response.text)
 
 
 def test_history_lines_carry_their_time_in_utc(client):

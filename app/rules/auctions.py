@@ -1,0 +1,199 @@
+"""Auctions: a declined deed (P1, H3), a bankrupt's deeds (K3), a building in short supply (B5)."""
+
+from __future__ import annotations
+
+from .actions import ALWAYS, TURNS, Act, action
+from .errors import RuleError
+from .landing import landed_deed
+from .property import colour_group, level, set_levels
+from .state import HOTEL, Auction, GameState, PlayerState
+from .turn import whose_turn
+from .words import N_, Phrase
+
+BUILDINGS = ("house", "hotel")
+
+
+def lot_name(act: Act, auction: Auction) -> str:
+    if auction.deed is not None:
+        return act.edition.spaces[auction.deed].name
+    return Phrase("a hotel") if auction.building == "hotel" else Phrase("a house")
+
+
+def lowest_house_price(act: Act) -> int:
+    """B5: building auctions start at the lowest house price of the groups someone could build."""
+    prices = []
+    for group in act.edition.groups.values():
+        owners = {act.state.deeds[i].owner for i in group.deeds}
+        if group.house_price and len(owners) == 1 and None not in owners:
+            prices.append(group.house_price)
+    return min(prices, default=1)
+
+
+@action("decline", label=N_("Decline"), rules="P1, H3", needs=("player", "deed"), phone=TURNS)
+def decline(act: Act) -> None:
+    """P1: a declined deed goes to auction at once; H3: it simply stays with the bank."""
+    player, deed = landed_deed(act)
+    if act.state.settings.no_auctions:
+        act.say(
+            "{player} declines {deed}; it stays with the bank (H3)",
+            player=player.name,
+            deed=deed.name,
+        )
+        return
+    act.say("{player} declines {deed}", player=player.name, deed=deed.name)
+    open_auction(act, Auction(building=None, deed=deed.index, minimum=1))
+
+
+def open_auction(act: Act, lot: Auction) -> None:
+    act.state.auction = lot
+    act.say("the bank auctions {lot}", lot=lot_name(act, lot))
+
+
+def next_deed_lot(act: Act) -> Auction:
+    """K3: the next deed a bankruptcy left to the bank, auctioned from any bid."""
+    return Auction(building=None, deed=act.state.to_auction.pop(0), minimum=1)
+
+
+@action("auction_open", label=N_("Auction"), rules="B5, K3", may=("building",))
+def auction_open(act: Act) -> None:
+    """B5: a building the bank is short of; K3: the next deed a bankruptcy left to the bank
+    (a declined deed goes to auction by itself, P1)."""
+    if act.state.auction:
+        raise RuleError(
+            "P1", "The auction of {lot} is still open", lot=lot_name(act, act.state.auction)
+        )
+    building = act.payload.get("building")
+    if building is not None:
+        open_auction(act, building_lot(act, building))
+    elif act.state.to_auction:
+        open_auction(act, next_deed_lot(act))
+    else:
+        raise RuleError("P1", "A deed goes to auction when the player who landed on it declines")
+
+
+def building_lot(act: Act, building: object) -> Auction:
+    """B5: a house or a hotel the bank still has, from the lowest house price."""
+    if building not in BUILDINGS:
+        raise RuleError("input", "The building is a house or a hotel")
+    if building == "hotel" and act.state.hotels < 1:
+        raise RuleError("B5", "The bank has no hotel left")
+    if building == "house" and act.state.houses < 1:
+        raise RuleError("B5", "The bank has no house left")
+    return Auction(building=building, deed=None, minimum=lowest_house_price(act))
+
+
+def running(act: Act) -> Auction:
+    if not act.state.auction:
+        raise RuleError("P1", "No auction is open")
+    return act.state.auction
+
+
+def lowest_bid(auction: Auction) -> int:
+    """P1: a bid beats the highest so far; the first may start anywhere from the minimum."""
+    return max(auction.bid + 1, auction.minimum)
+
+
+def may_bid(state: GameState, player: PlayerState) -> bool:
+    """P1: every player still in the game bids, the decliner too, but not against their own
+    highest bid, and not while they owe a debt (K1)."""
+    auction = state.auction
+    return bool(
+        auction
+        and not player.bankrupt
+        and auction.bidder != player.seat
+        and not state.debts_of(player.seat)
+    )
+
+
+@action("bid", label=N_("Bid"), rules="P1", needs=("player", "amount"), phone=ALWAYS)
+def bid(act: Act) -> None:
+    """P1: each bid beats the last and is no more than the bidder's cash."""
+    auction, player = running(act), act.player()
+    amount = act.amount()
+    act.clear_of_debt(player)
+    if auction.bidder == player.seat:
+        raise RuleError("P1", "{player} already has the highest bid", player=player.name)
+    if amount < lowest_bid(auction):
+        raise RuleError("P1", "A bid must be at least {minimum:money}", minimum=lowest_bid(auction))
+    if amount > player.cash:
+        raise RuleError(
+            "P1", "{player} has only {cash:money} in cash", player=player.name, cash=player.cash
+        )
+    auction.bid, auction.bidder = amount, player.seat
+    act.say(
+        "{player} bids {amount:money} for {lot}",
+        player=player.name,
+        amount=amount,
+        lot=lot_name(act, auction),
+    )
+
+
+@action(
+    "auction_close",
+    label=N_("Close the auction"),
+    rules="P1, B5; deed places a building won; player: the phone of the turn's player closes",
+    may=("deed", "player"),
+    phone=TURNS,
+)
+def auction_close(act: Act) -> None:
+    """P1: the highest bidder pays the bank; no bid, the deed stays with the bank. With no
+    banker at the table, the player whose turn it is closes it from their phone (R1)."""
+    auction = running(act)
+    if "player" in act.payload:
+        closer, current = act.player(), whose_turn(act.state)
+        if closer is not current:
+            raise RuleError(
+                "R1", "{player}, whose turn it is, closes the auction", player=current.name
+            )
+    act.state.auction = None
+    name = lot_name(act, auction)
+    if auction.bidder is None:
+        act.say("No bid: {lot} stays with the bank", lot=name)
+    else:
+        winner = act.state.players[auction.bidder]
+        if auction.deed is not None:
+            act.pay(winner, None, auction.bid)
+            act.state.deeds[auction.deed].owner = winner.seat
+        else:
+            place_building(act, winner, auction)
+        act.say(
+            "{player} wins {lot} for {amount:money}",
+            player=winner.name,
+            lot=name,
+            amount=auction.bid,
+        )
+    if act.state.to_auction:
+        open_auction(act, next_deed_lot(act))
+
+
+def withdraw_bid(act: Act, bidder: PlayerState) -> None:
+    """K2, K3: a player who leaves the game leaves its auction too: their bid is withdrawn
+    and the bidding on the lot starts again."""
+    auction = act.state.auction
+    if auction and auction.bidder == bidder.seat:
+        auction.bid, auction.bidder = 0, None
+        act.say("{player}'s bid is withdrawn: the bidding starts again", player=bidder.name)
+
+
+def place_building(act: Act, winner: PlayerState, auction: Auction) -> None:
+    """B5: the building won goes on one of the winner's streets, evenly, for the bid."""
+    street = act.deed()
+    group = colour_group(act.part({"group": street.group}), winner)
+    deeds = [act.state.deeds[i] for i in group.deeds]
+    if any(d.mortgaged for d in deeds):
+        raise RuleError(
+            "B4", "No building on the {group} group while a street is mortgaged", group=group.name
+        )
+    new = [d.houses for d in deeds]
+    at = group.deeds.index(street.index)
+    needed = act.state.settings.houses_for_hotel
+    if auction.building == "hotel" and not needed <= new[at] < HOTEL:
+        raise RuleError(
+            "B3", "A hotel needs {count} houses on every street of the group", count=needed
+        )
+    new[at] = HOTEL if auction.building == "hotel" else new[at] + 1
+    heights = [level(n, act.state) for n in new]
+    if max(heights) - min(heights) > 1 or (auction.building == "house" and new[at] > 4):
+        raise RuleError("B2", "A building on {street} breaks evenness", street=street.name)
+    act.pay(winner, None, auction.bid)  # the bid replaces the printed price
+    set_levels(act, winner, group, new, pay=False)

@@ -1,0 +1,201 @@
+"""Debts and bankruptcy (K1-K3, K5, SG3).
+
+A payment the rules call for and the cash does not cover waits as a debt in `state.pending`
+(`Act.owe`): the move and the salary have happened, and the debtor raises the money (sells
+buildings, mortgages, trades) and pays, or, only when all they could raise falls short,
+goes bankrupt to the creditor with everything they then hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import ALWAYS, TURNS, Act, action
+from .auctions import next_deed_lot, open_auction, withdraw_bid
+from .edition import Edition
+from .endgame import end
+from .errors import RuleError
+from .property import set_levels, settle_mortgaged
+from .state import DEBT, GameState, PlayerState
+from .wealth import raisable
+from .words import N_, Phrase
+
+
+@dataclass(frozen=True)
+class DebtFigures:
+    """K1: one set of figures for a debtor, wherever a page shows the debt."""
+
+    seat: int
+    owed: int  # all the debtor owes now
+    cash: int
+    raisable: int  # cash + mortgage values + half of what the buildings cost
+    creditor: int | None  # the one creditor; None: the bank, or several players (K5)
+
+    @property
+    def short(self) -> int:
+        return max(self.owed - self.cash, 0)
+
+    @property
+    def can_pay(self) -> bool:
+        return self.cash >= self.owed
+
+    @property
+    def bankrupt(self) -> bool:
+        """K1: bankruptcy only when all the debtor could raise falls short."""
+        return self.raisable < self.owed
+
+
+def creditor_of(state: GameState, seat: int) -> int | None:
+    """K5: the player a debtor owes, when they owe one player only; else the bank."""
+    creditors = {debt.creditor for debt in state.debts_of(seat)}
+    return creditors.pop() if len(creditors) == 1 else None
+
+
+def debt_figures(state: GameState, edition: Edition, seat: int) -> DebtFigures | None:
+    owed = state.owed_by(seat)
+    if not owed:
+        return None
+    could = raisable(state, edition, seat)
+    cash = state.players[seat].cash
+    return DebtFigures(seat, owed, cash, could, creditor_of(state, seat))
+
+
+def debtors(state: GameState) -> list[int]:
+    """The seats that owe a debt, in the order the debts arose."""
+    seats: list[int] = []
+    for item in state.pending:
+        if item.what == DEBT and item.seat not in seats:
+            seats.append(item.seat)
+    return seats
+
+
+def owing(act: Act) -> tuple[PlayerState, int]:
+    player = act.player()
+    owed = act.state.owed_by(player.seat)
+    if not owed:
+        raise RuleError("K1", "{player} owes nothing", player=player.name)
+    return player, owed
+
+
+@action("pay_debt", label=N_("Pay the debt"), rules="K1", needs=("player",), phone=ALWAYS)
+def pay_debt(act: Act) -> None:
+    """K1: the debtor pays everything they owe at once, now that the cash covers it."""
+    player, owed = owing(act)
+    if player.cash < owed:
+        raise act.shortfall(player, owed)
+    for debt in act.state.debts_of(player.seat):
+        act.state.pending.remove(debt)
+        creditor = None if debt.creditor is None else act.state.players[debt.creditor]
+        act.pay(player, creditor, debt.amount)
+        if debt.fee and act.state.settings.free_parking_jackpot:
+            act.state.pot += debt.amount
+        act.say(
+            "{player} pays {creditor} the {amount:money} owed",
+            player=player.name,
+            creditor=creditor.name if creditor else Phrase("the bank"),
+            amount=debt.amount,
+        )
+
+
+@action(
+    "bankrupt",
+    label=N_("Declare bankruptcy"),
+    rules="K1-K3, K5, SG3; lift: the creditor's choice for mortgaged deeds (M4)",
+    needs=("player",),
+    may=("lift",),
+    phone=TURNS,
+)
+def bankrupt(act: Act) -> None:
+    """K1-K3, K5, SG3: a debtor who cannot raise what they owe leaves the game, and the
+    creditor (a player, or the bank) takes what they hold."""
+    debtor, owed = owing(act)
+    could = raisable(act.state, act.edition, debtor.seat)
+    if could >= owed:
+        raise RuleError(
+            "K1",
+            "{player} could still raise {raisable:money} by selling and mortgaging: "
+            "enough for the {owed:money} owed",
+            player=debtor.name,
+            owed=owed,
+            raisable=could,
+        )
+    seat = creditor_of(act.state, debtor.seat)
+    creditor = None if seat is None else act.state.players[seat]
+    act.say(
+        "{player} is bankrupt, owing {amount:money} to {creditor}",
+        player=debtor.name,
+        amount=owed,
+        creditor=creditor.name if creditor else Phrase("the bank"),
+    )
+    leave_game(act, debtor, creditor)
+
+
+def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> None:
+    state = act.state
+    second_short = state.settings.mode != "classic" and state.bankruptcies >= 1
+    state.pending = [item for item in state.pending if item.seat != debtor.seat]
+    for debt in state.waiting(DEBT):
+        if debt.creditor == debtor.seat:  # what others owe the debtor is owed to the creditor
+            debt.creditor = None if creditor is None else creditor.seat
+    if second_short:
+        hand_everything(act, debtor, creditor)  # SG3
+    elif creditor is not None:
+        to_player(act, debtor, creditor)  # K2
+    else:
+        to_bank(act, debtor)  # K3
+    debtor.bankrupt, debtor.cash, debtor.jail_free = True, 0, []
+    debtor.in_jail, debtor.jail_tries = False, 0  # out of the game, out of jail (J3)
+    withdraw_bid(act, debtor)
+    state.bankruptcies += 1
+    if second_short or len(state.in_play()) == 1:
+        end(act)  # SG3, K4
+
+
+def sell_all_buildings(act: Act, debtor: PlayerState) -> None:
+    """Buildings stand only on whole groups (B1), so a built street of the debtor's means a
+    whole group of theirs."""
+    for group in act.edition.groups.values():
+        deeds = [act.state.deeds[i] for i in group.deeds]
+        if any(d.houses and d.owner == debtor.seat for d in deeds):
+            set_levels(act, debtor, group, [0] * len(deeds))
+
+
+def to_player(act: Act, debtor: PlayerState, creditor: PlayerState) -> None:
+    """K2: buildings sold at half, then cash, deeds and cards to the creditor; M4 on mortgages."""
+    sell_all_buildings(act, debtor)
+    act.pay(debtor, creditor, debtor.cash)
+    held = [act.edition.spaces[i] for i in act.state.held_by(debtor.seat)]
+    for space in held:
+        act.state.deeds[space.index].owner = creditor.seat
+    creditor.jail_free.extend(debtor.jail_free)
+    mortgaged = [s for s in held if act.state.deeds[s.index].mortgaged]
+    lift_now = {int(x) for x in (act.payload.get("lift") or []) if str(x).isdigit()}
+    settle_mortgaged(act, creditor, mortgaged, lift_now, owe=True)
+    act.say(
+        "{player} takes the cash and the deeds ({count})", player=creditor.name, count=len(held)
+    )
+
+
+def to_bank(act: Act, debtor: PlayerState) -> None:
+    """K3: everything to the bank; every deed unmortgaged and auctioned; cards to their decks."""
+    sell_all_buildings(act, debtor)
+    act.pay(debtor, None, debtor.cash)
+    held = act.state.held_by(debtor.seat)
+    for index in held:
+        act.state.deeds[index].owner, act.state.deeds[index].mortgaged = None, False
+    if not act.state.settings.no_auctions:
+        act.state.to_auction.extend(held)
+    act.say("the bank takes everything, {count:deeds} included", count=len(held))
+    if act.state.to_auction and not act.state.auction:
+        open_auction(act, next_deed_lot(act))
+
+
+def hand_everything(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> None:
+    """SG3: the second bankruptcy of a short game: everything, buildings included, as it is."""
+    if creditor is None:
+        to_bank(act, debtor)
+        return
+    act.pay(debtor, creditor, debtor.cash)
+    for index in act.state.held_by(debtor.seat):
+        act.state.deeds[index].owner = creditor.seat
+    creditor.jail_free.extend(debtor.jail_free)

@@ -1,0 +1,112 @@
+"""What every blueprint's pages share: the game of the request, an action offered as a button
+(previewed by the rules core: its sentence, or why not), the page drawn with the game's view,
+and the fields an action's form posts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from flask import abort, g, render_template, request, url_for
+from flask_babel import gettext as _
+
+from .. import bank
+from ..inputs import parse_json
+from ..models import Game
+from ..rules import KINDS, UNDO, RuleError
+from .args import whole
+from .present import game_view
+from .words import refused, said
+
+FORM_META = ("csrf_token", "kind", "key", "version", "back")
+
+
+@dataclass
+class Option:
+    """One action a page offers: what it is, and the sentence its preview gives (or why not)."""
+
+    kind: str
+    payload: dict
+    text: str = ""
+    error: str = ""
+    style: str = "primary"
+    label: str = ""
+    rule: str = ""  # the rule that refused it
+    figures: dict | None = None  # a refusal's figures (K1: owed, cash, raisable)
+    movements: list = field(default_factory=list)  # the money the preview moved
+
+    def net(self, seat: int) -> int:
+        """What the action does to one player's cash (0 when refused)."""
+        gained = sum(m.amount for m in self.movements if m.payee == seat)
+        return gained - sum(m.amount for m in self.movements if m.payer == seat)
+
+
+def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):
+    """The action previewed by the rules core: its sentence (or `label`, a shorter name for
+    it), or, when the core refuses it, the refusal in words with the button disabled."""
+    payload = {k: v for k, v in payload.items() if v is not None and v is not False}
+    try:
+        outcome = bank.preview(game, kind, payload)
+    except RuleError as refusal:
+        declared = KINDS.get(kind)
+        fallback = label or (_(declared.label) if declared else kind)
+        return Option(
+            kind, payload, fallback, refused(refusal), style, "", refusal.rule, refusal.params
+        )
+    text = label or said(outcome.lines, bank.edition_of(game), outcome.text, kind == UNDO)
+    return Option(kind, payload, text, style=style, movements=outcome.movements)
+
+
+def load(game_id: str) -> Game:
+    """The request's game, as the banker check loaded it (or found now)."""
+    game = g.get("game")
+    if game is not None and game.id == game_id:
+        return game
+    try:
+        return bank.find(game_id)
+    except bank.NotFound:
+        abort(404)
+
+
+def page(template: str, game: Game | None = None, **context):
+    if game is not None:
+        view = game_view(game)
+        deed_at = {deed["space"]: deed for deed in view["deeds"]}
+        context.update(game=game, view=view, deed_at=deed_at, edition=bank.edition_of(game))
+        context.setdefault("winners", view["winners"])
+    return render_template(template, **context)
+
+
+def payload_from_form() -> dict:
+    """The action's fields: one JSON field from the pages' buttons, or plain form fields."""
+    if "payload" in request.form:
+        try:
+            payload = parse_json(request.form["payload"])
+        except RuleError:
+            payload = None
+        if not isinstance(payload, dict):
+            raise RuleError("input", "The form was damaged: reload the page and try again")
+        return payload
+    return {k: v for k, v in request.form.items() if k not in FORM_META}
+
+
+def expected_version() -> int | None:
+    return whole(request.form.get("version"))
+
+
+def back_to(game_id: str) -> str:
+    """Where a refused action returns: the page its form came from (the form says, see
+    _macros.html), if that is a page of this game on this site; else the dashboard. Never
+    the Referer, which another site may set."""
+    back = request.form.get("back", "")
+    parts = urlsplit(back)
+    inside = f"/g/{game_id}/"
+    if (
+        back.startswith(inside)
+        and not (parts.scheme or parts.netloc)
+        and "\\" not in back
+        and len(back) < 500
+    ):
+        query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "fragment"])
+        return parts.path + (f"?{query}" if query else "")  # the whole page, not its live part
+    return url_for("banker.dashboard", game_id=game_id)
