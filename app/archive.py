@@ -41,9 +41,10 @@ from .db_setup import _gevent_patched, awaiting_commit, deadline_paused
 from .inputs import clean_payload, clean_setup, clean_texts, parse_json
 from .models import LOG_FORMAT, Action, Game, Party, Player, RateCount, db, new_game_id
 from .rules import UNDO, GameState, Outcome, RuleError, apply, new_game
+from .rules.setup import RULES
 
 FORMAT = "tablebank-game"
-VERSION = 2  # 2: times, final snapshot, checksum. 1 had none (imported only by the host)
+VERSION = 2  # 2: times, final snapshot, checksum; 1 (none of them) came from RULES 1 games
 MAX_LOG = 20_000  # actions in one import
 IMPORT_BYTES = 4 * 1024 * 1024  # an import may be larger than an action (MAX_CONTENT_LENGTH)
 IMPORT_SECONDS = 60  # the most one import may replay for (setting IMPORT_SECONDS)
@@ -165,9 +166,9 @@ def _actor(value: object) -> str | None:
     return None
 
 
-def _checked(data: object, unchecked: bool) -> tuple[dict, list, dict | None]:
-    """The archive's setup, log and final snapshot, once its form, version and checksum are
-    right; RuleError("input") in words otherwise."""
+def _checked(data: object) -> tuple[dict, list, dict]:
+    """The archive's setup, log and final snapshot, once its form, version, rules and checksum
+    are right; RuleError("input") in words otherwise."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RuleError("input", "This is not a tablebank game export")
     log = data.get("log")
@@ -175,18 +176,15 @@ def _checked(data: object, unchecked: bool) -> tuple[dict, list, dict | None]:
         raise RuleError(
             "input", "The export's log must be a list of at most {most:,} actions", most=MAX_LOG
         )
-    setup = data.get("setup")
-    if data.get("version") == 1 and unchecked:  # the host's own old archive: no final, no sum
-        return setup, log, None
-    if data.get("version") == 1:
-        raise RuleError(
+    setup, final = data.get("setup"), data.get("final")
+    if data.get("version") == 1 or (isinstance(setup, dict) and setup.get("rules") != RULES):
+        raise RuleError(  # format 1 came only from games logged under the earlier rules
             "input",
-            "This export was made by an older tablebank and carries no checksum, so it cannot "
-            "be checked. The host can import it with: flask --app tablebank import --unchecked",
+            "This game was logged under an earlier version of the rules: its log cannot be "
+            "played again, so it cannot be imported",
         )
     if data.get("version") != VERSION:
         raise RuleError("input", "This export's format version is not one this tablebank reads")
-    final = data.get("final")
     if not isinstance(final, dict) or not isinstance(setup, dict):
         raise RuleError("input", "The export has no final state")
     checksum = Checksum()
@@ -294,7 +292,7 @@ class Prepared:
     parties: list | Bound
 
 
-def _prepared(text, unchecked: bool, editions: dict, budget: float, dialect) -> Prepared:
+def _prepared(text, editions: dict, budget: float, dialect) -> Prepared:
     """Everything an import does before it writes, CPU only (no database, no app context):
     parse, checksum, replay within `budget` seconds, final state compared, rows built."""
     started = time.monotonic()
@@ -304,8 +302,8 @@ def _prepared(text, unchecked: bool, editions: dict, budget: float, dialect) -> 
         raise RuleError(
             "input", "The export's log must be a list of at most {most:,} actions", most=MAX_LOG
         )
-    setup, log, final = _checked(clean_texts(data), unchecked)
-    setup = clean_setup(setup)
+    setup, log, final = _checked(clean_texts(data))
+    setup = {**clean_setup(setup), "rules": RULES}  # as bank.create_game stores it
     edition = editions.get(setup.get("edition"))
     if edition is None:
         raise RuleError("input", "Choose an edition")
@@ -322,9 +320,7 @@ def _prepared(text, unchecked: bool, editions: dict, budget: float, dialect) -> 
                 seconds=budget,
             )
     state = json.loads(json.dumps(replay.state.to_dict()))  # as the database gives it back
-    if final is not None and (
-        final.get("version") != len(log) or canonical(final.get("state")) != canonical(state)
-    ):
+    if final.get("version") != len(log) or canonical(final.get("state")) != canonical(state):
         raise RuleError("input", "The export's final state is not what its log gives")
     rows, parties = [vars(row) for row in replay.rows], replay.parties
     if dialect.name == "sqlite":
@@ -377,7 +373,7 @@ def _caught(work, args) -> tuple[bool, object]:
 # -- import: writing ----------------------------------------------------------------------------
 
 
-def import_game(text, unchecked: bool = False) -> Game:
+def import_game(text) -> Game:
     """A new game from an export (its JSON text, or the parsed value), every action checked
     again, written all at once or not at all; RuleError if anything is off (or another import
     is running in this process: rule "busy")."""
@@ -387,7 +383,7 @@ def import_game(text, unchecked: bool = False) -> Game:
         )
     try:
         budget = current_app.config.get("IMPORT_SECONDS", IMPORT_SECONDS)
-        arguments = (text, unchecked, bank.editions(), budget, db.engine.dialect)
+        arguments = (text, bank.editions(), budget, db.engine.dialect)
         with deadline_paused(then=WRITE_SECONDS):  # the replay keeps its own budget
             prepared = _off_the_loop(_prepared, *arguments)
         return _write(prepared)
@@ -496,16 +492,11 @@ def export_command(game_id: str) -> None:
 
 @click.command("import")
 @click.argument("source", type=click.File("rb"))
-@click.option(
-    "--unchecked",
-    is_flag=True,
-    help="also take an archive of format version 1, which carries no checksum (the host's own)",
-)
 @with_appcontext
-def import_command(source, unchecked: bool) -> None:
+def import_command(source) -> None:
     """Make a new game from an export (a file, or - for standard input)."""
     try:
-        game = import_game(source.read(), unchecked=unchecked)
+        game = import_game(source.read())
     except RuleError as refusal:
         raise click.ClickException(str(refusal)) from None
     click.echo(f"imported as {game.id}; banker key {game.banker_key}")

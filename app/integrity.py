@@ -25,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
 from .rules import RuleError
+from .rules.setup import RULES
 
 PURPOSE = b"tablebank snapshot seal\x00"  # the seal's key is the secret's, for this use only
 BUSY_TRIES = 6  # repair: each try waits for the database's own lock timeout first
@@ -68,6 +69,11 @@ def check(game) -> None:
             "This game's saved state does not match its log, so nothing can be done in it. "
             "The host can repair it from the log.",
         )
+
+
+def replayable(game) -> bool:
+    """False for a game logged under earlier rules: its snapshot is what counts (bank.py)."""
+    return game.setup.get("rules") == RULES
 
 
 def replayed_state(game):
@@ -121,7 +127,7 @@ def fault_of(game) -> str | None:
             return "its seal is empty"
         if not intact(game):
             return "its seal does not match (edited, or the server's SECRET_KEY changed)"
-        if not agrees_with_log(game):
+        if replayable(game) and not agrees_with_log(game):
             return "its snapshot disagrees with its log"
     except Exception as error:  # noqa: BLE001  a log that cannot be replayed is damage too
         return f"its log cannot be replayed ({error})"
@@ -131,7 +137,8 @@ def fault_of(game) -> str | None:
 @click.command("check")
 @with_appcontext
 def check_command() -> None:
-    """List the games whose snapshot disagrees with its seal or its log."""
+    """List the games whose snapshot disagrees with its seal or its log (a game logged under
+    earlier rules: its seal only)."""
     from .models import Game, db
 
     bad = 0
@@ -157,6 +164,11 @@ def _repair_one(game_id: str) -> bool:
         game = db.session.get(Game, game_id)
         if game is None:
             raise click.ClickException(f"no game {game_id}")
+        if not replayable(game):
+            raise click.ClickException(
+                f"{game_id} was logged under an earlier version of the rules: its log cannot "
+                "rebuild it; nothing was changed"
+            )
         version, rebuilt = game.version, replayed_state(game).to_dict()
         db.session.rollback()
         db.session.connection(execution_options=LOCK)  # SQLite: BEGIN IMMEDIATE

@@ -60,12 +60,12 @@ BAD_TEXT = [
 ]  # fmt: skip
 ODD_TEXT = ["Zoë", "Zoe\u0308", "\u202eevil", "🎲", "さくら", "a\tb", "a\r\nb", "\u00a0", "ǅ"]
 PAGES = [
-    "/g/{game}/", "/g/{game}/turn", "/g/{game}/owe", "/g/{game}/history", "/g/{game}/player/0",
+    "/g/{game}/", "/g/{game}/turn", "/g/{game}/end", "/g/{game}/history", "/g/{game}/player/0",
     "/g/{game}/pick/buy", "/g/{game}/land/0", "/g/{game}/land/0/39", "/g/{game}/money",
     "/g/{game}/transfer", "/g/{game}/undo", "/g/{game}/auction", "/g/{game}/bankrupt",
     "/g/{game}/deal", "/g/{game}/results", "/g/{game}/build", "/g/{game}/mortgages",
     "/g/{game}/trade", "/g/{game}/codes", "/p/{token}", "/p/{token}/history", "/p/{token}/turn",
-    "/p/{token}/preview", "/t/{table}", "/new", "/",
+    "/p/{token}/preview", "/p/{token}/deeds", "/p/{token}/trade", "/t/{table}", "/new", "/",
 ]  # fmt: skip
 SETUP_TEXT = ["edition", "mode", "ends_at", "time_zone", "name", "colour", "(a key)"]
 ARCHIVE_TEXT = ["edition", "created_at", "checksum", "kind", "actor", "at", "note", "name"]

@@ -1,8 +1,9 @@
 """Import a big archive into a real server and time what another game's banker feels:
 
-1. an archive of --actions actions (default 20,000: a 4-player game of salaries, payments,
-   purchases, rents and undos, each checked by the rules core as it is made, with its times,
-   final state and checksum, as an export of such a game would be);
+1. an archive of --actions actions (default 20,000: a 4-player game played as the game asks,
+   rolls, landings, cards, purchases, rents, with payments and undos among them, each checked
+   by the rules core as it is made, with its times, final state and checksum, as an export of
+   such a game would be);
 2. the other game's banker (an action, then the game read, again and again on fresh
    connections) with nothing else going on: the floor; then the same while the archive is
    imported: the import's time and answer, the banker's p50/p95/max; then the floor again;
@@ -45,57 +46,63 @@ sys.path.insert(0, str(ROOT))
 from tablebank import archive  # noqa: E402
 from tablebank.edition_files import load_editions  # noqa: E402
 from tablebank.rules import UNDO, RuleError, apply, new_game  # noqa: E402
+from tablebank.rules.moves import waits  # noqa: E402
+from tablebank.rules.setup import RULES  # noqa: E402
 
 NAMES = ("Ana", "Bea", "Cal", "Dan")
-DEEDS = [1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25, 26, 27, 28, 29]
-DEEDS += [31, 32, 34, 35, 37, 39]
 
 
-def candidate(rng: random.Random) -> tuple[str, dict]:
-    p, r = rng.randrange(4), rng.random()
-    if r < 0.25:
-        return "pass_go", {"player": p}
-    if r < 0.45:
-        return "bank_pay", {"player": p, "amount": rng.randint(1, 300), "note": "café"}
-    if r < 0.6:
-        return "transfer", {"from": p, "to": (p + 1) % 4, "amount": rng.randint(1, 100)}
-    if r < 0.7:
-        return "buy", {"player": p, "deed": rng.choice(DEEDS)}
-    if r < 0.85:
-        return "rent", {"player": p, "deed": rng.choice(DEEDS), "dice": 7}
-    if r < 0.95:
-        return "bank_collect", {"player": p, "amount": rng.randint(1, 50)}
-    return UNDO, {}
+def played_move(rng: random.Random, state, edition) -> tuple[str, dict]:
+    """What the table does next: mostly what the game waits for (a roll, a landing's choice,
+    a card, a debt, a bid), with the table's own figures; now and then a payment, an undo."""
+    roll = rng.random()
+    if roll < 0.04:
+        return UNDO, {}
+    if roll < 0.2:
+        p = rng.randrange(len(NAMES))
+        kind = rng.choice(["bank_pay", "bank_collect", "transfer"])
+        if kind == "transfer":
+            return kind, {"from": p, "to": (p + 1) % len(NAMES), "amount": rng.randint(1, 100)}
+        return kind, {"player": p, "amount": rng.randint(1, 300), "note": "café"}
+    move = rng.choice(waits(state, edition)[0].moves)
+    fields = dict(move.fields)
+    if "dice" in move.asks:
+        fields["dice"] = rng.randint(2, 12)
+    if "doubles" in move.asks:
+        fields["doubles"] = fields["dice"] % 2 == 0 and rng.random() < 0.15
+    if "amount" in move.asks:
+        fields["amount"] = (state.auction.bid if state.auction else 0) + rng.randint(1, 20)
+    return move.kind, fields
 
 
 def archive_of(actions: int, seed: int = 1) -> dict:
-    """A format-2 archive of a game of `actions` actions, each one the rules core accepted."""
+    """A format-2 archive of a game of `actions` actions, each one the rules core accepted:
+    turns played as the game asks for them (rules.moves), payments and undos among them."""
     edition = load_editions()["us-classic"]
     setup = {
         "edition": edition.id,
         "players": [{"name": n, "colour": "#e03131"} for n in NAMES],
-        "starting_cash": 1500,
+        "starting_cash": 1_000_000,  # a game that lasts: nobody goes bankrupt
+        "rules": RULES,
     }
     rng = random.Random(seed)
     states, log = [new_game(edition, setup)], []
     start = datetime.now(UTC) - timedelta(days=1)
     while len(log) < actions:
-        kind, payload = candidate(rng)
+        kind, payload = played_move(rng, states[-1], edition)
         if kind == UNDO:
             if len(states) < 2:
                 continue
             states.pop()
-            state = states[-1]
         else:
             try:
-                state = apply(states[-1], edition, kind, payload).state
+                states.append(apply(states[-1], edition, kind, payload).state)
             except RuleError:
                 continue
-            states.append(state)
         at = (start + timedelta(seconds=3 * len(log))).isoformat()
         entry = {"seq": len(log) + 1, "kind": kind, "payload": payload, "actor": "api", "at": at}
         log.append(entry)
-        if len(states) > 64:  # 32 undos in a row, at 1 in 20 each, never come
+        if len(states) > 64:  # 32 undos in a row, at 1 in 25 each, never come
             del states[1:-32]
     return {"edition": edition.id, "created_at": start.isoformat(), "setup": setup, "log": log}
 

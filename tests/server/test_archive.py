@@ -24,8 +24,8 @@ def played(client):
     headers = {"X-Banker-Key": created["banker_key"]}
     url = f"/api/games/{created['id']}/actions"
     for action in (
-        {"kind": "buy", "player": 0, "deed": 39},
-        {"kind": "rent", "player": 1, "deed": 39},
+        {"kind": "pass_go", "player": 0},
+        {"kind": "bank_collect", "player": 1, "amount": 50, "note": "fine"},
         {"kind": "bank_pay", "player": 2, "amount": 5, "note": "tip"},
         {"kind": "undo"},
         {"kind": "transfer", "from": 2, "to": 1, "amount": 70},
@@ -74,7 +74,8 @@ def test_an_exported_game_imports_as_the_same_game_and_exports_the_same(client, 
     data = export_of(client, game_id, headers)
     assert data["format"] == "tablebank-game" and data["version"] == 2
     assert data["checksum"].startswith("sha256:") and data["final"]["version"] == 5
-    assert [e["kind"] for e in data["log"]] == ["buy", "rent", "bank_pay", "undo", "transfer"]
+    kinds = [e["kind"] for e in data["log"]]
+    assert kinds == ["pass_go", "bank_collect", "bank_pay", "undo", "transfer"]
     assert client.get(f"/api/games/{game_id}/export").status_code == 403  # banker only
     imported = client.post("/api/games/import", json=data)
     assert imported.status_code == 201, imported.get_json()
@@ -154,23 +155,33 @@ def test_an_archive_made_whole_again_is_still_checked_by_every_rule(client, app,
         assert client.post("/api/games/import", json=junk).status_code == 400
 
 
-def test_an_archive_without_a_checksum_is_imported_only_by_the_host(client, app, played, tmp_path):
-    """Format 1 carried no checksum: the API refuses it (no one could tell an edited one);
-    the host, who holds the database anyway, may import it with --unchecked."""
+def test_an_archive_of_a_game_logged_under_earlier_rules_is_refused(client, app, played, tmp_path):
+    """Format 1 (no checksum) came only from games logged under the rules before the game
+    owned the turn, which cannot be played again: refused in words, by the API and the CLI;
+    so is a format 2 archive whose setup says the earlier rules."""
     game_id, headers = played
     data = export_of(client, game_id, headers)
     old = {k: data[k] for k in ("format", "edition", "created_at", "setup")}
     old.update(
         version=1, log=[{k: e[k] for k in ("kind", "payload", "actor")} for e in data["log"]]
     )
+    old["setup"] = {k: v for k, v in old["setup"].items() if k != "rules"}
+    before = counts(app)
     refused = client.post("/api/games/import", json=old)
-    assert refused.status_code == 400 and "--unchecked" in refused.get_json()["error"]
+    assert (
+        refused.status_code == 400 and "earlier version of the rules" in refused.get_json()["error"]
+    )
     path = tmp_path / "old.json"
     path.write_text(json.dumps(old))
-    runner = app.test_cli_runner()
-    assert runner.invoke(args=["import", str(path)]).exit_code == 1
-    done = runner.invoke(args=["import", "--unchecked", str(path)])
-    assert "imported as" in done.output, done.output
+    done = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert done.exit_code == 1 and "earlier version of the rules" in done.output
+    earlier = json.loads(json.dumps(data))
+    earlier["setup"]["rules"] = 1
+    refused = client.post("/api/games/import", json=sealed(earlier))
+    assert (
+        refused.status_code == 400 and "earlier version of the rules" in refused.get_json()["error"]
+    )
+    assert counts(app) == before
 
 
 def test_an_import_may_be_larger_than_an_action(client, played):
@@ -260,13 +271,13 @@ def test_a_real_server_imports_off_its_event_loop_and_refuses_in_words(server):
     from .conftest import new_game
 
     game_id, key = new_game(server)
-    for action in ({"kind": "buy", "player": 0, "deed": 39}, {"kind": "undo"}):
+    for action in ({"kind": "bank_pay", "player": 0, "amount": 100}, {"kind": "undo"}):
         assert server.call("POST", f"/api/games/{game_id}/actions", action, key=key)[0] == 201
     status, data = server.call("GET", f"/api/games/{game_id}/export", key=key)
     assert status == 200 and data["final"]["version"] == 2
     status, copy = server.call("POST", "/api/games/import", data)
     assert status == 201 and copy["version"] == 2, copy
-    data["log"][0]["payload"]["deed"] = 37
+    data["log"][0]["payload"]["amount"] = 101
     status, refused = server.call("POST", "/api/games/import", data)
     assert status == 400 and "changed after it was made" in refused["error"]
     assert "Traceback" not in server.errors()

@@ -26,7 +26,7 @@ def banker(app):
     created = client.post("/api/games", json=setup_of()).get_json()
     client.post(
         f"/api/games/{created['id']}/actions",
-        json={"kind": "buy", "player": 0, "deed": 39},
+        json={"kind": "bank_pay", "player": 0, "amount": 5, "note": "tip"},
         headers={"X-Banker-Key": created["banker_key"]},
     )
     return created["id"], created["banker_key"]
