@@ -4,13 +4,15 @@
   ceiling on its length: its setup, its whole log (every action, undos included, each with its
   time), its final snapshot, the format's version and a SHA-256 checksum of all of them.
 - Import (`import_game`): the archive is checked whole before anything is written: its format
-  version, its checksum (an archive edited after it was made is refused), every action done
-  again in memory through the rules core in order (`rules.apply`, undo as the log's own
-  stack, as `logbook.reindex` does), the result compared with the archive's final snapshot.
-  Then the game, its players and every log row are written in one transaction, with their
-  original times: a finished time-limited game comes back finished. It is bounded: at most
-  MAX_LOG actions and IMPORT_BYTES, one import at a time per process (another is refused at
-  once), IMPORT_SECONDS of replay, during which other requests are served in turn.
+  version and rules (a log of the earlier rules cannot be played again), its checksum (an
+  archive edited after it was made is refused), every action done again in memory through
+  the rules core in order (`rules.apply`, undo as the log's own stack, as `logbook.reindex`
+  does), the result compared with the archive's final snapshot. Then the game, its players
+  and every log row are written in one transaction, with their original times: a finished
+  time-limited game comes back finished. It is bounded: at most MAX_LOG actions and
+  IMPORT_BYTES, one import at a time per process (another is refused at once),
+  IMPORT_SECONDS of checks and replay, done off the event loop (`_off_the_loop`) so that
+  other requests are served meanwhile.
 - Retention (`flask --app tablebank prune`): finished games whose last action is older than
   KEEP_FINISHED_DAYS, and any game untouched for KEEP_IDLE_DAYS, are deleted with their log.
 

@@ -243,8 +243,8 @@ def openapi_document() -> dict:
                         "format": {"const": "tablebank-game"},
                         "version": {
                             "const": 2,
-                            "description": "1 (no times, final state or checksum) is imported "
-                            "only by the host: flask --app tablebank import --unchecked",
+                            "description": "1 (no times, final state or checksum) came from "
+                            "games logged under the earlier rules and is refused",
                         },
                         "edition": {"type": "string"},
                         "created_at": {"type": "string", "format": "date-time"},
