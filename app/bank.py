@@ -17,9 +17,9 @@ from sqlalchemy.exc import IntegrityError
 
 from . import integrity, logbook, writers
 from .db_setup import awaiting_commit
-from .inputs import clean_payload, clean_setup
+from .inputs import clean_payload, clean_setup, clean_text
 from .live import announce, hand_over, watcher
-from .models import Action, Game, Player, db
+from .models import Action, Game, Player, db, new_game_id
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
 from .rules.setup import RULES
 
@@ -75,7 +75,7 @@ def create_game(setup: dict) -> Game:
     state = new_game(edition, setup)
     db.session.rollback()  # a write transaction of its own, locked from its start (SQLite)
     db.session.connection(execution_options=LOCK)
-    game = Game(edition=edition.id, setup=setup, version=0, state=state.to_dict())
+    game = Game(id=new_game_id(), edition=edition.id, setup=setup, version=0, state=state.to_dict())
     integrity.seal(game)
     game.players = [Player(seat=p.seat) for p in state.players]
     db.session.add(game)
@@ -166,12 +166,10 @@ def perform(
 ) -> Done:
     """Apply one action all-or-nothing, one at a time per game, in the order the lock is
     granted; a repeated idempotency key returns the first result instead."""
-    if key is not None and (
-        not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY or "\x00" in key
-    ):  # NUL: PostgreSQL cannot even look such a key up
-        raise RuleError(
-            "input", f"An idempotency key is text of 1 to {MAX_KEY} characters, without NUL"
-        )
+    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY):
+        raise RuleError("input", f"An idempotency key is text of 1 to {MAX_KEY} characters")
+    if key is not None:
+        key = clean_text(key, "idempotency_key")  # NFC; never NUL, which PostgreSQL refuses
     payload = clean_payload(kind, payload)  # only the fields the schema names are stored
     with writers.turn(game_id):  # one writer per game and process waits for the lock
         try:
@@ -292,8 +290,10 @@ def ends_at(game: Game) -> datetime | None:
 
 
 def time_is_up(game: Game) -> bool:
+    """The end has come and the game can still be ended (a read-only game cannot)."""
     end = ends_at(game)
-    return end is not None and not game.state.get("ended") and datetime.now(UTC) >= end
+    up = end is not None and not game.state.get("ended") and datetime.now(UTC) >= end
+    return up and integrity.intact(game)
 
 
 def random_hands(game: Game, per_player: int = 2) -> list[list[int]]:

@@ -208,9 +208,11 @@ def awaiting_commit() -> Iterator[None]:
 
 
 @contextmanager
-def deadline_paused() -> Iterator[None]:
-    """A wait that is not the database's (a game's turn among this process's writers): the
-    request's deadline stops while it lasts, then goes on with what was left of it."""
+def deadline_paused(then: float | None = None) -> Iterator[None]:
+    """A wait or a piece of work that is not the database's (a game's turn among this
+    process's writers; an import's replay, which keeps a budget of its own): the request's
+    deadline stops while it lasts, then goes on with what was left of it, or (`then`) starts
+    afresh for that many seconds, for what the request then does with the database."""
     deadline = g.get("deadline") if has_request_context() else None
     if deadline is None:
         yield
@@ -222,7 +224,10 @@ def deadline_paused() -> Iterator[None]:
     try:
         yield
     finally:
-        g.deadline_started += time.monotonic() - paused
+        if then is None:
+            g.deadline_started += time.monotonic() - paused
+        else:
+            g.deadline_started = time.monotonic() + then - current_app.config["REQUEST_DEADLINE"]
         left = g.deadline_started + current_app.config["REQUEST_DEADLINE"] - time.monotonic()
         g.deadline_timer = gevent.Timeout(max(left, 0.01), deadline)
         g.deadline_timer.start()

@@ -8,6 +8,10 @@
 - Forms and query strings send text: a field the schema says is a whole number is read from
   plain ASCII digits (at most DIGITS), a flag from on/1/true/yes; anything else stays as it came
   and is refused by the schema with the field's name.
+- Every string, wherever it comes from (a JSON key or value, a form field, a query argument,
+  an archive), is text a page can show: valid Unicode without lone surrogates, control
+  characters or noncharacters, at most TEXT_MAX characters and MARKS_MAX combining marks on
+  one letter, and it is kept in NFC (`clean_text`). Anything else is a RuleError("input").
 
 A missing field is left to the rules core, which says what it needs in its own words.
 """
@@ -15,6 +19,8 @@ A missing field is left to the rules core, which says what it needs in its own w
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
@@ -22,11 +28,13 @@ from jsonschema import Draft202012Validator, validators
 
 from .rules import KINDS, RuleError
 from .rules.setup import SETUP
-from .rules.words import Phrase
+from .rules.words import N_, Phrase
 
 DIGITS = 12  # a whole number in a form or query string has at most this many digits
 JSON_DIGITS = 24  # in JSON: longer than any bound, so the schema says which bound it broke
 DEPTH = 8  # the deepest legitimate body (a setup, a trade, dealt hands) is 4 levels deep
+TEXT_MAX = 4000  # characters in one string; the longest real one, a form's payload, is < 500
+MARKS_MAX = 8  # combining marks on one letter: Vietnamese uses 2, Tibetan stacks a few more
 TRUE_WORDS = ("1", "true", "on", "yes")
 FALSE_WORDS = ("0", "false", "off", "no", "")
 
@@ -49,6 +57,69 @@ LABELS = {  # the rules core's own words for a field, so the message reads the s
     "offer": Phrase("The offer"),
     "starting_cash": Phrase("The starting cash"),
 }
+
+
+# Characters no text of a game holds: C0 and C1 controls but tab, line feed and carriage
+# return; lone surrogates (JSON's "\ud800", which no page can even encode); noncharacters.
+FORBIDDEN = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(chr(plane + 0xFFFE) + chr(plane + 0xFFFF) for plane in range(0, 0x110000, 0x10000))
+    + "]"
+)
+
+
+def text_fault(text: str) -> tuple[str, dict] | None:
+    """Why a string cannot be taken, as a message template and its values; None if it can."""
+    if FORBIDDEN.search(text):
+        return (
+            N_(
+                "The field {field} holds a character that is not allowed (a control "
+                "character, half of a character or a noncharacter)"
+            ),
+            {},
+        )
+    if len(text) > TEXT_MAX:
+        return N_("The field {field} is too long (at most {most:,} characters)"), {"most": TEXT_MAX}
+    if not text.isascii() and _longest_marks(text) > MARKS_MAX:
+        return (
+            N_("The field {field} has too many marks on one letter (at most {most})"),
+            {"most": MARKS_MAX},
+        )
+    return None
+
+
+def _longest_marks(text: str) -> int:
+    longest = run = 0
+    for char in text:
+        run = run + 1 if unicodedata.category(char).startswith("M") else 0
+        longest = max(longest, run)
+    return longest
+
+
+def clean_text(text: str, field: str) -> str:
+    """The string in NFC, or RuleError("input") naming the field (never echoing the text)."""
+    fault = text_fault(text)
+    if fault is not None:
+        template, values = fault
+        raise RuleError("input", template, field=field[:60], **values)
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def clean_texts(value: object, path: str = "") -> object:
+    """A parsed JSON value (or form fields) with every key and string checked and in NFC."""
+    if isinstance(value, str):
+        return clean_text(value, path or "body")
+    if isinstance(value, list):
+        return [
+            clean_texts(item, f"{path}.{n}" if path else str(n)) for n, item in enumerate(value)
+        ]
+    if isinstance(value, dict):
+        kept = {}
+        for key, item in value.items():
+            key = clean_text(key, f"{path} (a name in it)" if path else "(a field's name)")
+            kept[key] = clean_texts(item, f"{path}.{key}" if path else key)
+        return kept
+    return value
 
 
 def _refuse_constant(name: str):
@@ -80,17 +151,18 @@ def depth(value: object) -> int:
     return deepest
 
 
-def parse_json(data: bytes | str) -> object:
-    """A JSON document within bounds, else RuleError("input") with a message in words."""
+def parse_json(data: bytes | str, deepest: int = DEPTH, texts: bool = True) -> object:
+    """A JSON document within bounds, its text clean (`clean_texts`, unless the caller does
+    that itself), else RuleError("input") with a message in words."""
     try:
         value = json.loads(data, parse_constant=_refuse_constant, parse_int=_bounded_int)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise RuleError(
             "input", "The request body is not valid JSON (numbers of at most 24 digits)"
         ) from None
-    if depth(value) > DEPTH:
+    if depth(value) > deepest:
         raise RuleError("input", "The request body is nested too deeply") from None
-    return value
+    return clean_texts(value) if texts else value
 
 
 # -- schema ------------------------------------------------------------------------------
@@ -149,23 +221,7 @@ def _known(fields: dict, properties: dict, required: Iterable[str]) -> dict:
     return kept
 
 
-def _nul_at(value: object, path: str) -> str | None:
-    """Where a text holds a NUL character (PostgreSQL can store none), if anywhere."""
-    if isinstance(value, str):
-        return path if "\x00" in value else None
-    if isinstance(value, dict | list):
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        for key, item in items:
-            found = _nul_at(item, f"{path}.{key}" if path else str(key))
-            if found:
-                return found
-    return None
-
-
 def _check(validator: Draft202012Validator, value: dict) -> None:
-    nul = _nul_at(value, "")
-    if nul is not None:
-        raise RuleError("input", "The field {field} is not valid", field=nul)
     errors = [e for e in validator.iter_errors(value) if e.validator != "required"]
     if not errors:
         return
@@ -196,7 +252,7 @@ def clean_payload(kind: object, payload: object) -> dict:
     if not isinstance(payload, dict):
         raise RuleError("input", "The request body must be a JSON object")
     declared = KINDS[kind]
-    kept = _known(payload, declared.fields, declared.required)
+    kept = clean_texts(_known(payload, declared.fields, declared.required))
     _check(action_validator(kind), kept)
     return kept
 
@@ -206,6 +262,6 @@ def clean_setup(setup: object) -> dict:
     if not isinstance(setup, dict):
         raise RuleError("input", "A new game is a JSON object")
     schema = setup_validator().schema
-    kept = _known(setup, schema["properties"], schema["required"])
+    kept = clean_texts(_known(setup, schema["properties"], schema["required"]))
     _check(setup_validator(), kept)
     return kept

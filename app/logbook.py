@@ -58,17 +58,23 @@ def worths_of(state: GameState, edition: Edition) -> list[int]:
 def record(game: Game, row: Action, state: GameState, edition: Edition, undone=None) -> None:
     """Fill in the row's undo chain, checkpoint, worths and parties; move the top of the chain.
     `undone` is the row an undo takes back."""
+    seats = fill(game, row, state, edition, undone)
+    db.session.add_all(Party(game_id=game.id, seat=seat, seq=row.seq) for seat in seats)
+
+
+def fill(game, row, state: GameState, edition: Edition, undone=None) -> set[int]:
+    """`record` without the database: the row's undo chain, checkpoint and worths, the top of
+    the chain moved; returns the seats it concerns. Any objects with these attributes do (an
+    import fills plain rows and writes them all at once: app/archive.py)."""
     row.worths = worths_of(state, edition)
     if row.kind == UNDO:
         row.undoes = undone.seq
         game.last_standing = undone.below
-        seats = concerned(undone.kind, undone.payload, undone.movements, len(state.players))
-    else:
-        row.below = game.last_standing
-        row.checkpoint = pack(state)
-        game.last_standing = row.seq
-        seats = concerned(row.kind, row.payload, row.movements, len(state.players))
-    db.session.add_all(Party(game_id=game.id, seat=seat, seq=row.seq) for seat in seats)
+        return concerned(undone.kind, undone.payload, undone.movements, len(state.players))
+    row.below = game.last_standing
+    row.checkpoint = pack(state)
+    game.last_standing = row.seq
+    return concerned(row.kind, row.payload, row.movements, len(state.players))
 
 
 # -- reading -----------------------------------------------------------------------------

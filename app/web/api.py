@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request, stream_with_context, url_for
 from werkzeug.exceptions import HTTPException
 
 from .. import archive, bank
@@ -16,12 +16,13 @@ from .present import game_view, history_page
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-STATUS = {"input": 400, "not_found": 404, "stale": 409, "integrity": 409}
+STATUS = {"input": 400, "not_found": 404, "stale": 409, "integrity": 409, "busy": 429}
 
 
 @bp.errorhandler(RuleError)
 def refused(error: RuleError):
-    return jsonify(error.to_dict()), STATUS.get(error.rule, 422)
+    status = STATUS.get(error.rule, 422)
+    return jsonify(error.to_dict()), status, {"Retry-After": "60"} if status == 429 else {}
 
 
 @bp.errorhandler(HTTPException)
@@ -93,15 +94,19 @@ def create_game():
 
 @bp.post("/games/import")
 def import_game():
-    """A new game from an export: every action done again and checked by the rules core."""
-    game = archive.import_game(body())
+    """A new game from an export: checked whole (checksum, every action done again by the
+    rules core), then written at once (app/archive.py)."""
+    if not request.is_json:
+        raise RuleError("input", "The request body must be a JSON object")
+    game = archive.import_game(request.get_data(cache=False))  # parsed off the event loop
     return jsonify({**game_view(game), "banker_key": game.banker_key}), 201
 
 
 @bp.get("/games/<game_id>/export")
 def export_game(game_id: str):
-    """The game as JSON: its setup and its whole log."""
-    answer = jsonify(archive.export(bank.find(game_id)))
+    """The game as JSON, streamed: setup, whole log, final state and checksum."""
+    lines = archive.export_lines(bank.find(game_id))
+    answer = Response(stream_with_context(lines), mimetype="application/json")
     answer.headers["Content-Disposition"] = f'attachment; filename="tablebank-{game_id}.json"'
     return answer
 

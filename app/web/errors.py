@@ -69,7 +69,12 @@ def advice(code: int, path: str) -> tuple[str, str]:
 
 
 def error_page(error: HTTPException):
-    code = error.code or 500
+    return error_page_for(error.code or 500)
+
+
+def error_page_for(code: int, detail: str = ""):
+    """The error page; `detail` says what exactly was wrong, when the app knows."""
     title, todo = advice(code, request.path)
     home = not request.path.startswith(("/p/", "/t/"))  # a player's phone has no home here
-    return render_template("error.html", code=code, title=title, todo=todo, home=home), code
+    shown = {"code": code, "title": title, "todo": todo, "home": home, "detail": detail}
+    return render_template("error.html", **shown), code

@@ -41,6 +41,7 @@ def errors(*codes: int) -> dict:
         404: "no such game",
         409: "another device acted first",
         422: "refused by a rule",
+        429: "too many at once: try again after Retry-After seconds",
     }
     return {
         str(code): {
@@ -209,7 +210,8 @@ def openapi_document() -> dict:
             },
             "/api/games/{game_id}/export": {
                 "get": {
-                    "summary": "The game as JSON: its setup and its whole log",
+                    "summary": "The game as JSON, streamed: its setup, its whole log with "
+                    "times, its final state and a checksum",
                     "parameters": [GAME_ID],
                     "security": BANKER,
                     "responses": {**ok("the export", "Export"), **errors(403, 404)},
@@ -217,10 +219,11 @@ def openapi_document() -> dict:
             },
             "/api/games/import": {
                 "post": {
-                    "summary": "A new game from an export, every action checked again; "
-                    "the answer holds the new game's banker_key",
+                    "summary": "A new game from an export, its checksum checked and every "
+                    "action done again; the answer holds the new game's banker_key. One import "
+                    "at a time per server process (429 with Retry-After otherwise)",
                     "requestBody": json_body("Export"),
-                    "responses": {**ok("the game", "Game", "201"), **errors(400, 422)},
+                    "responses": {**ok("the game", "Game", "201"), **errors(400, 422, 429)},
                 }
             },
             "/api/openapi.json": {"get": {"summary": "This document", "responses": ok("it")}},
@@ -235,23 +238,46 @@ def openapi_document() -> dict:
                 "Game": GAME,
                 "Export": {
                     "type": "object",
-                    "required": ["format", "setup", "log"],
+                    "required": ["format", "version", "setup", "log", "final", "checksum"],
                     "properties": {
                         "format": {"const": "tablebank-game"},
-                        "version": {"const": 1},
+                        "version": {
+                            "const": 2,
+                            "description": "1 (no times, final state or checksum) came from "
+                            "games logged under the earlier rules and is refused",
+                        },
+                        "edition": {"type": "string"},
+                        "created_at": {"type": "string", "format": "date-time"},
                         "setup": {"$ref": "#/components/schemas/Setup"},
                         "log": {
                             "type": "array",
-                            "maxItems": 20000,
+                            "description": "every action in order, undos included; an export "
+                            "has no ceiling, an import takes at most 20,000",
                             "items": {
                                 "type": "object",
-                                "required": ["kind"],
+                                "required": ["seq", "kind", "payload", "actor", "at"],
                                 "properties": {
+                                    "seq": {"type": "integer", "minimum": 1},
                                     "kind": {"enum": list(KINDS)},
                                     "payload": {"type": "object"},
                                     "actor": {"type": "string", "maxLength": 16},
+                                    "at": {"type": "string", "format": "date-time"},
                                 },
                             },
+                        },
+                        "final": {
+                            "type": "object",
+                            "description": "the snapshot after the last action",
+                            "properties": {
+                                "version": {"type": "integer"},
+                                "state": {"type": "object"},
+                            },
+                        },
+                        "checksum": {
+                            "type": "string",
+                            "description": "sha256: of the canonical JSON (sorted keys, no "
+                            "spaces, ASCII) of the header, each log entry and the final state, "
+                            "one line each: an edited archive is refused",
                         },
                     },
                 },

@@ -9,6 +9,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import archive
+from .args import refuse_bad_text
 
 CSP = "; ".join(
     [
@@ -68,6 +69,8 @@ def register(app: Flask) -> None:
         to even look it up)."""
         if any("\x00" in str(v) for v in (request.view_args or {}).values()):
             abort(404)
+
+    app.before_request(refuse_bad_text)  # before the banker check reads a key or a header
 
     @app.after_request
     def secure(response: Response) -> Response:

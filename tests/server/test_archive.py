@@ -1,16 +1,21 @@
-"""A game exported (setup and log) and imported again is the same game, every action checked
-on the way in; a doctored export is refused whole; retention deletes finished and idle games
-after the configured time and keeps the others."""
+"""A game exported (setup, log with its times, final state, checksum) and imported again is
+the same game, exported the same, timed games included; an archive edited after it was made is
+refused with words, and one made whole again is still checked by every rule; imports are
+bounded (size, one at a time, time) and write all or nothing; retention deletes finished and
+idle games after the configured time and keeps the others."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import update
+from tablebank import archive
 from tablebank.models import Action, Game, Player, db
+from tablebank.rules import replay
 
-from ..conftest import setup_of
+from ..support import ALL_EDITIONS, setup_of
 
 
 @pytest.fixture
@@ -19,8 +24,8 @@ def played(client):
     headers = {"X-Banker-Key": created["banker_key"]}
     url = f"/api/games/{created['id']}/actions"
     for action in (
-        {"kind": "buy", "player": 0, "deed": 39},
-        {"kind": "rent", "player": 1, "deed": 39},
+        {"kind": "pass_go", "player": 0},
+        {"kind": "bank_collect", "player": 1, "amount": 50, "note": "fine"},
         {"kind": "bank_pay", "player": 2, "amount": 5, "note": "tip"},
         {"kind": "undo"},
         {"kind": "transfer", "from": 2, "to": 1, "amount": 70},
@@ -34,12 +39,43 @@ def view(client, game_id, headers) -> dict:
     return {k: found[k] for k in ("players", "version")}
 
 
-def test_an_exported_game_imports_as_the_same_game(client, played):
+def export_of(client, game_id, headers) -> dict:
+    answer = client.get(f"/api/games/{game_id}/export", headers=headers)
+    assert answer.status_code == 200 and answer.is_streamed
+    return json.loads(answer.get_data())
+
+
+def counts(app) -> tuple[int, int, int]:
+    with app.app_context():
+        found = tuple(db.session.query(t).count() for t in (Game, Action, Player))
+        db.session.remove()
+    return found
+
+
+def sealed(data: dict) -> dict:
+    """What someone who knows the format does after an edit: the checksum made again."""
+    checksum = archive.Checksum()
+    header = archive._header(data["edition"], data["created_at"], data["setup"])
+    for part in (header, *data["log"], data["final"]):
+        checksum.add(archive.canonical(part))
+    return {**data, "checksum": checksum.text()}
+
+
+def forged(data: dict) -> dict:
+    """An edited archive made whole again: the final state its log gives, and the checksum."""
+    edition = ALL_EDITIONS[data["setup"]["edition"]]
+    state = replay(edition, data["setup"], [(e["kind"], e["payload"]) for e in data["log"]])
+    final = {"version": len(data["log"]), "state": json.loads(json.dumps(state.to_dict()))}
+    return sealed({**data, "final": final})
+
+
+def test_an_exported_game_imports_as_the_same_game_and_exports_the_same(client, app, played):
     game_id, headers = played
-    exported = client.get(f"/api/games/{game_id}/export", headers=headers)
-    assert exported.status_code == 200
-    data = exported.get_json()
-    assert [e["kind"] for e in data["log"]] == ["buy", "rent", "bank_pay", "undo", "transfer"]
+    data = export_of(client, game_id, headers)
+    assert data["format"] == "tablebank-game" and data["version"] == 2
+    assert data["checksum"].startswith("sha256:") and data["final"]["version"] == 5
+    kinds = [e["kind"] for e in data["log"]]
+    assert kinds == ["pass_go", "bank_collect", "bank_pay", "undo", "transfer"]
     assert client.get(f"/api/games/{game_id}/export").status_code == 403  # banker only
     imported = client.post("/api/games/import", json=data)
     assert imported.status_code == 201, imported.get_json()
@@ -47,34 +83,154 @@ def test_an_exported_game_imports_as_the_same_game(client, played):
     assert copy["id"] != game_id
     again = {"X-Banker-Key": copy["banker_key"]}
     assert view(client, copy["id"], again) == view(client, game_id, headers)
+    assert export_of(client, copy["id"], again) == data  # times, log and state: equal
+    history = client.get(f"/api/games/{copy['id']}/actions", headers=again).get_json()
+    original = client.get(f"/api/games/{game_id}/actions", headers=headers).get_json()
+    assert history == original  # the same sentences, times and undone marks
+    undone = client.post(f"/api/games/{copy['id']}/actions", json={"kind": "undo"}, headers=again)
+    assert undone.status_code == 201  # the copy's undo chain works
+    assert undone.get_json()["text"] == "Undo: Cal pays Bea $70"
 
 
-def test_a_doctored_export_is_refused_whole(client, app, played):
+def test_a_finished_time_limited_game_comes_back_finished(client, app):
+    """TL1: the issue's case, "Action 1 of the export was refused: Time is up". An imported
+    game keeps its original clock: the end the clock made is in its log, with its times."""
+    ends = (datetime.now(UTC) - timedelta(minutes=5)).isoformat()
+    created = client.post("/api/games", json=setup_of(mode="timed", ends_at=ends)).get_json()
+    headers = {"X-Banker-Key": created["banker_key"]}
+    url = f"/api/games/{created['id']}/actions"
+    late = client.post(url, json={"kind": "pass_go", "player": 0}, headers=headers)
+    assert late.get_json()["rule"] == "TL1"  # time was up: the clock ended the game
+    data = export_of(client, created["id"], headers)
+    assert [(e["kind"], e["actor"]) for e in data["log"]] == [("end_game", "clock")]
+    imported = client.post("/api/games/import", json=data)
+    assert imported.status_code == 201, imported.get_json()
+    copy = imported.get_json()
+    again = {"X-Banker-Key": copy["banker_key"]}
+    original = client.get(f"/api/games/{created['id']}", headers=headers).get_json()
+    assert copy["ended"] and original["ended"] and copy["winners"] == original["winners"]
+    assert export_of(client, copy["id"], again) == data
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d["log"][2]["payload"].update(amount=6),  # a payment changed from 5 to 6
+        lambda d: d["setup"].update(starting_cash=2500),
+        lambda d: d["log"][4].update(at="2020-01-01T00:00:00+00:00"),
+        lambda d: d["final"]["state"]["players"][0].update(cash=10**6),
+        lambda d: d["log"].pop(),
+    ],
+    ids=["payment", "starting cash", "time", "final cash", "action removed"],
+)
+def test_an_archive_edited_after_it_was_made_is_refused_with_words(client, app, played, edit):
     game_id, headers = played
-    data = client.get(f"/api/games/{game_id}/export", headers=headers).get_json()
-    data["log"][2]["payload"]["amount"] = 10**6  # more than the bank may... and then more
-    data["log"].append({"kind": "transfer", "payload": {"from": 1, "to": 0, "amount": 99999}})
-    with app.app_context():
-        before = db.session.query(Game).count(), db.session.query(Action).count()
-        db.session.remove()
+    data = export_of(client, game_id, headers)
+    edit(data)
+    before = counts(app)
     refused = client.post("/api/games/import", json=data)
     assert refused.status_code == 400
+    assert "changed after it was made" in refused.get_json()["error"]
+    assert counts(app) == before
+
+
+def test_an_archive_made_whole_again_is_still_checked_by_every_rule(client, app, played):
+    game_id, headers = played
+    data = export_of(client, game_id, headers)
+    before = counts(app)
+    impossible = json.loads(json.dumps(data))
+    impossible["log"].append(
+        {"seq": 6, "kind": "transfer", "payload": {"from": 1, "to": 0, "amount": 99999},
+         "actor": "api", "at": impossible["log"][-1]["at"]}
+    )  # fmt: skip
+    refused = client.post("/api/games/import", json=sealed(impossible))
+    assert refused.status_code == 400
     assert "Action 6 of the export was refused" in refused.get_json()["error"]
-    with app.app_context():
-        after = db.session.query(Game).count(), db.session.query(Action).count()
-        assert db.session.query(Player).count() == 3
-    assert after == before
+    lying = json.loads(json.dumps(data))
+    lying["final"]["state"]["players"][0]["cash"] += 100
+    refused = client.post("/api/games/import", json=sealed(lying))
+    assert "final state is not what its log gives" in refused.get_json()["error"]
+    assert counts(app) == before
     for junk in ({"format": "x"}, {"format": "tablebank-game", "setup": setup_of(), "log": 5}):
         assert client.post("/api/games/import", json=junk).status_code == 400
 
 
+def test_an_archive_of_a_game_logged_under_earlier_rules_is_refused(client, app, played, tmp_path):
+    """Format 1 (no checksum) came only from games logged under the rules before the game
+    owned the turn, which cannot be played again: refused in words, by the API and the CLI;
+    so is a format 2 archive whose setup says the earlier rules."""
+    game_id, headers = played
+    data = export_of(client, game_id, headers)
+    old = {k: data[k] for k in ("format", "edition", "created_at", "setup")}
+    old.update(
+        version=1, log=[{k: e[k] for k in ("kind", "payload", "actor")} for e in data["log"]]
+    )
+    old["setup"] = {k: v for k, v in old["setup"].items() if k != "rules"}
+    before = counts(app)
+    refused = client.post("/api/games/import", json=old)
+    assert (
+        refused.status_code == 400 and "earlier version of the rules" in refused.get_json()["error"]
+    )
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    done = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert done.exit_code == 1 and "earlier version of the rules" in done.output
+    earlier = json.loads(json.dumps(data))
+    earlier["setup"]["rules"] = 1
+    refused = client.post("/api/games/import", json=sealed(earlier))
+    assert (
+        refused.status_code == 400 and "earlier version of the rules" in refused.get_json()["error"]
+    )
+    assert counts(app) == before
+
+
 def test_an_import_may_be_larger_than_an_action(client, played):
     game_id, headers = played
-    data = client.get(f"/api/games/{game_id}/export", headers=headers).get_json()
-    data["log"] += [{"kind": "pass_go", "payload": {"player": n % 3}} for n in range(900)]
-    imported = client.post("/api/games/import", json=data)  # about 100 kB
+    data = export_of(client, game_id, headers)
+    at = data["log"][-1]["at"]
+    data["log"] += [
+        {"seq": 6 + n, "kind": "pass_go", "payload": {"player": n % 3}, "actor": "api", "at": at}
+        for n in range(900)
+    ]
+    imported = client.post("/api/games/import", json=forged(data))  # about 100 kB
     assert imported.status_code == 201
     assert imported.get_json()["version"] == 905
+
+
+def test_the_export_has_no_ceiling_and_the_import_says_its_own(client, played, monkeypatch):
+    """The log is read a chunk at a time (here 2 rows): a game longer than the import takes
+    (here 3 actions) still exports whole; its import is refused at once, with words."""
+    game_id, headers = played
+    monkeypatch.setattr(archive, "CHUNK", 2)
+    monkeypatch.setattr(archive, "MAX_LOG", 3)
+    data = export_of(client, game_id, headers)
+    assert [e["seq"] for e in data["log"]] == [1, 2, 3, 4, 5]
+    refused = client.post("/api/games/import", json=data)
+    assert refused.status_code == 400 and "at most 3 actions" in refused.get_json()["error"]
+
+
+def test_one_import_at_a_time_the_next_is_refused_at_once(client, app, played):
+    game_id, headers = played
+    data = export_of(client, game_id, headers)
+    before = counts(app)
+    with archive.ONE_AT_A_TIME:  # an import running in this process
+        busy = client.post("/api/games/import", json=data)
+    assert busy.status_code == 429 and busy.headers["Retry-After"] == "60"
+    assert "try again in a minute" in busy.get_json()["error"]
+    assert counts(app) == before
+    assert client.post("/api/games/import", json=data).status_code == 201
+
+
+def test_an_import_over_its_time_budget_is_stopped_and_writes_nothing(
+    client, app, played, monkeypatch
+):
+    game_id, headers = played
+    data = export_of(client, game_id, headers)
+    app.config["IMPORT_SECONDS"] = -1  # the budget is spent after the first action
+    before = counts(app)
+    refused = client.post("/api/games/import", json=data)
+    assert refused.status_code == 400 and "took longer than" in refused.get_json()["error"]
+    assert counts(app) == before
 
 
 def age(app, game_id, days: int, ended: bool = False) -> None:
@@ -107,3 +263,21 @@ def test_retention_deletes_finished_and_idle_games_only(client, app):
         kept = {g.id for g in db.session.query(Game)}
         assert kept == {finished_recent, playing}
         assert db.session.query(Player).filter(Player.game_id.in_(games[:2])).count() == 0
+
+
+def test_a_real_server_imports_off_its_event_loop_and_refuses_in_words(server):
+    """gunicorn's gevent workers replay an import in a thread of gevent's pool: the same
+    game comes back, and a refusal is words to the client, not a traceback in the log."""
+    from .conftest import new_game
+
+    game_id, key = new_game(server)
+    for action in ({"kind": "bank_pay", "player": 0, "amount": 100}, {"kind": "undo"}):
+        assert server.call("POST", f"/api/games/{game_id}/actions", action, key=key)[0] == 201
+    status, data = server.call("GET", f"/api/games/{game_id}/export", key=key)
+    assert status == 200 and data["final"]["version"] == 2
+    status, copy = server.call("POST", "/api/games/import", data)
+    assert status == 201 and copy["version"] == 2, copy
+    data["log"][0]["payload"]["amount"] = 101
+    status, refused = server.call("POST", "/api/games/import", data)
+    assert status == 400 and "changed after it was made" in refused["error"]
+    assert "Traceback" not in server.errors()

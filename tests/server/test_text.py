@@ -1,0 +1,167 @@
+"""Text is valid or refused at the edge: every string from a user (a JSON key or value, a form
+field, a query argument, a header, an idempotency key) is valid Unicode without lone
+surrogates, control characters or noncharacters, bounded in length and in combining marks,
+and kept in NFC. Anything else is a 400 with words that changes nothing; a game never ends up
+holding text its pages cannot show."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+
+import pytest
+from tablebank.models import Action, Game, db
+
+from ..support import setup_of
+from .test_bad_input import refused_with_words, snapshot
+
+# What the issue found and what a fuzzer sends, as JSON escapes (a lone surrogate cannot even
+# be written as UTF-8: only JSON's "\ud800" carries one).
+BAD_JSON_TEXT = {
+    "lone high surrogate": "\\ud800",
+    "lone low surrogate": "\\udfff",
+    "NUL": "a\\u0000b",
+    "a control character": "a\\u0007b",
+    "noncharacter U+FFFF": "a\\uffffb",
+    "noncharacter U+FDD0": "\\ufdd0",
+    "noncharacter U+1FFFE": "\\ud83f\\udffe",
+    "a huge combining run": "e" + "\\u0301" * 500,
+    "ten marks on one letter": "e" + "\\u0301" * 10,
+    "too long": "x" * 5000,
+}
+
+
+def games_and_actions(app) -> tuple[int, int]:
+    with app.app_context():
+        found = db.session.query(Game).count(), db.session.query(Action).count()
+        db.session.remove()
+    return found
+
+
+@pytest.fixture
+def game(client):
+    created = client.post("/api/games", json=setup_of()).get_json()
+    return created["id"], {"X-Banker-Key": created["banker_key"]}
+
+
+def post_json(client, url: str, text: str, headers=None):
+    return client.post(url, data=text, content_type="application/json", headers=headers or {})
+
+
+@pytest.mark.parametrize("bad", BAD_JSON_TEXT.values(), ids=BAD_JSON_TEXT.keys())
+def test_bad_text_in_any_json_field_is_a_400_and_changes_nothing(client, app, game, bad):
+    game_id, headers = game
+    before, counts = snapshot(app, game_id), games_and_actions(app)
+    url = f"/api/games/{game_id}/actions"
+    bodies = [
+        f'{{"kind": "bank_pay", "player": 0, "amount": 5, "note": "{bad}"}}',
+        f'{{"kind": "pass_go", "player": 0, "idempotency_key": "{bad}"}}',
+        f'{{"kind": "pass_go", "player": 0, "junk": "{bad}"}}',  # even a field no one reads
+        f'{{"kind": "pass_go", "player": 0, "{bad}": 1}}',  # a key
+        f'{{"kind": "{bad}", "player": 0}}',
+    ]
+    for body in bodies:
+        for path in (url, f"/api/games/{game_id}/preview"):
+            refused_with_words(post_json(client, path, body, headers), status=(400,))
+    name = f'{{"edition": "us-classic", "players": [{{"name": "{bad}", "colour": "#e03131"}},'
+    name += ' {"name": "Bea", "colour": "#1971c2"}]}'
+    refused_with_words(post_json(client, "/api/games", name), status=(400,))
+    assert snapshot(app, game_id) == before
+    assert games_and_actions(app) == counts
+
+
+def test_the_message_names_the_field_and_never_echoes_the_text(client, game):
+    game_id, headers = game
+    body = '{"kind": "bank_pay", "player": 0, "amount": 5, "note": "tea\\ud800"}'
+    answer = post_json(client, f"/api/games/{game_id}/actions", body, headers)
+    message = refused_with_words(answer, status=(400,))
+    assert "note" in message and "not allowed" in message and "tea" not in message
+    answer.get_data().decode("utf-8")  # the answer itself is valid UTF-8
+
+
+def test_a_player_named_with_a_lone_surrogate_is_refused_not_made(client, app):
+    """The issue's case: a game made through the API with a player named "\\udfff" was 201,
+    then every page of it a 500 forever."""
+    counts = games_and_actions(app)
+    setup = json.dumps(setup_of(("Ana", "Bea"))).replace("Bea", "\\udfff")
+    refused_with_words(post_json(client, "/api/games", setup), status=(400,))
+    assert games_and_actions(app) == counts
+
+
+FORM_BAD = {
+    "NUL": "B\x00b",
+    "noncharacter": "B\uffffb",
+    "a control character": "B\x1bb",
+    "a huge combining run": "B" + "\u0301" * 300,
+    "too long": "B" * 5000,
+}
+
+
+@pytest.mark.parametrize("bad", FORM_BAD.values(), ids=FORM_BAD.keys())
+def test_bad_text_in_a_form_is_a_400_page_with_words(client, app, bad):
+    counts = games_and_actions(app)
+    page = client.post("/new", data={"edition": "us-classic", "name0": "Ana", "name1": bad})
+    assert page.status_code == 400
+    assert "name1" in page.text and ("not allowed" in page.text or "at most" in page.text)
+    assert games_and_actions(app) == counts
+    form = {"edition": "us-classic", "name0": "Ana", "name1": "Bea"}
+    game_id = client.post("/new", data=form).headers["Location"].split("/")[2]
+    before = snapshot(app, game_id)
+    note = {"kind": "bank_pay", "player": "0", "amount": "5", "note": bad}
+    assert client.post(f"/g/{game_id}/do", data=note).status_code == 400
+    keyed = {"kind": "pass_go", "player": "0", "key": bad}
+    assert client.post(f"/g/{game_id}/do", data=keyed).status_code == 400
+    assert snapshot(app, game_id) == before
+
+
+@pytest.mark.parametrize("query", ["lang=%00", "x=%EF%BF%BF", "limit=1%07", "%00=1"])
+def test_bad_text_in_a_query_string_is_a_400_with_words(client, game, query):
+    game_id, headers = game
+    answer = client.get(f"/api/games/{game_id}/actions?{query}", headers=headers)
+    refused_with_words(answer, status=(400,))
+    page = client.get(f"/new?{query}")
+    assert page.status_code == 400 and "not allowed" in page.text
+
+
+def test_a_header_with_a_control_character_is_a_400(client, game):
+    game_id, headers = game
+    for bad in ({"X-Banker-Key": headers["X-Banker-Key"] + "\x00"}, {"Last-Event-ID": "1\x01"}):
+        answer = client.get(f"/api/games/{game_id}", headers=bad)
+        assert "header" in refused_with_words(answer, status=(400,))
+    assert client.get(f"/api/games/{game_id}", headers=headers).status_code == 200
+
+
+def test_text_is_kept_in_nfc_and_one_key_is_one_key_whatever_its_form(client, app, game):
+    game_id, headers = game
+    decomposed = unicodedata.normalize("NFD", "José")
+    assert decomposed != "José"
+    created = client.post("/api/games", json=setup_of(("Ana", decomposed)))
+    assert created.status_code == 201
+    assert created.get_json()["players"][1]["name"] == "José"
+    url = f"/api/games/{game_id}/actions"
+    action = {"kind": "bank_pay", "player": 0, "amount": 5, "note": decomposed}
+    first = client.post(url, json={**action, "idempotency_key": decomposed}, headers=headers)
+    assert first.status_code == 201
+    again = client.post(url, json={**action, "idempotency_key": "José"}, headers=headers)
+    assert again.status_code == 200 and again.get_json()["repeated"]
+    with app.app_context():
+        row = db.session.query(Action).filter_by(game_id=game_id).one()
+        assert row.payload["note"] == "José"
+
+
+def test_names_in_other_scripts_and_a_few_marks_are_welcome(client):
+    for name in ("Nguyễn", "さくら", "Ærøskøbing"[:24], "Zoë", "🎲 Lucky"):
+        made = client.post("/api/games", json=setup_of(("Ana", name)))
+        assert made.status_code == 201, (name, made.get_json())
+        assert made.get_json()["players"][1]["name"] == unicodedata.normalize("NFC", name)
+
+
+@pytest.mark.parametrize("bad", BAD_JSON_TEXT.values(), ids=BAD_JSON_TEXT.keys())
+def test_bad_text_anywhere_in_an_archive_is_a_400(client, app, bad):
+    counts = games_and_actions(app)
+    archive = (
+        '{"format": "tablebank-game", "version": 2, "edition": "us-classic", "log": [], '
+        f'"setup": {{"edition": "us-classic", "players": []}}, "final": {{"note": "{bad}"}}}}'
+    )
+    refused_with_words(post_json(client, "/api/games/import", archive), status=(400,))
+    assert games_and_actions(app) == counts
