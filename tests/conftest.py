@@ -92,3 +92,15 @@ def app(tmp_path, database_url):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+TIERS = {"e2e": "browser", "server": "server"}  # the folder a test lives in, and its marker
+
+
+def pytest_collection_modifyitems(items):
+    """Each test of tests/e2e is `browser`, of tests/server `server` (pyproject.toml)."""
+    for item in items:
+        parts = item.path.parts
+        for folder, marker in TIERS.items():
+            if "tests" in parts and folder in parts[parts.index("tests") :]:
+                item.add_marker(marker)
