@@ -1,5 +1,7 @@
 """A crowd of open live pages on the README's `tablebank` command (one gevent process): the
-pages hold no thread, the banker is answered all the same, and every page hears the news."""
+pages hold no thread, the banker is answered all the same, and every page hears the news.
+How fast is bench/'s business (bench/streams.py, bench/load.py): here the request deadline is
+lifted and every wait is a hang guard, so a loaded machine never fails the test."""
 
 from __future__ import annotations
 
@@ -30,7 +32,13 @@ def command(tmp_path, database_url):
         port = probe.getsockname()[1]
     running = Server(database_url(tmp_path))  # for its call(); started here, not by gunicorn
     running.port, running.url = port, f"http://127.0.0.1:{port}"
-    env = {**os.environ, "DATABASE_URL": running.db_url, "TABLEBANK_LIVE_SWEEP_SECONDS": "3600"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": running.db_url,
+        "TABLEBANK_LIVE_SWEEP_SECONDS": "3600",
+        "TABLEBANK_REQUEST_DEADLINE": "120",  # no 503 for a slow machine: not what is tested
+        "TABLEBANK_CONNECTIONS_PER_CLIENT": "1000",  # every page comes from 127.0.0.1 here
+    }
     tablebank = Path(sys.executable).with_name("tablebank")
     program = [str(tablebank)] if tablebank.exists() else [sys.executable, "-m", "tablebank.cli"]
     running.process = subprocess.Popen(
@@ -58,12 +66,14 @@ def threads_of(pid: int) -> int:
 
 
 def open_pages(port: int, tokens: list[str], count: int) -> list[socket.socket]:
+    """`count` live pages, each open once the server has sent its stream's first bytes."""
     pages = []
     for n in range(count):
-        page = socket.create_connection(("127.0.0.1", port), timeout=10)
+        page = socket.create_connection(("127.0.0.1", port), timeout=120)
         request = f"GET /p/{tokens[n % len(tokens)]}/live?v=0 HTTP/1.1\r\nHost: table\r\n\r\n"
         page.sendall(request.encode())
         pages.append(page)
+    assert read_until_all_hear(pages, b"retry:", seconds=120) == count
     return pages
 
 
@@ -97,12 +107,11 @@ def test_hundreds_of_open_pages_hold_no_thread_and_never_starve_the_banker(comma
     threads_before = threads_of(command.process.pid)
     pages = open_pages(command.port, tokens, PAGES)
     try:
-        time.sleep(0.5)  # every page's stream is open and waiting
         assert threads_of(command.process.pid) <= threads_before + 2  # greenlets, not threads
         pay = {"kind": "bank_pay", "player": 0, "amount": 1}
         status, done = command.call("POST", f"/api/games/{game_id}/actions", pay, key)
         assert status == 201 and done["seq"] == 1  # the banker is answered at once
-        assert read_until_all_hear(pages, b"id: 1\n", seconds=10) == PAGES
+        assert read_until_all_hear(pages, b"id: 1\n", seconds=120) == PAGES
     finally:
         for page in pages:
             page.close()
