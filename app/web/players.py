@@ -38,7 +38,7 @@ from .args import arg, whole
 from .auth import fingerprint
 from .banker import dashboard_fragment
 from .pages import expected_version, load, offer, page, payload_from_form
-from .present import CELL, board, history, history_page
+from .present import board, history, history_page
 from .words import refused, said
 
 bp = Blueprint("players", __name__)
@@ -273,7 +273,6 @@ def table_screen(token: str, fragment: bool) -> str:
         token=token,
         ranks=standings(game),
         cells=board(game),
-        cell=CELL,
         latest=history(game, limit=TABLE_HISTORY),
         waits=waits(bank.state_of(game), bank.edition_of(game)),
     )

@@ -158,9 +158,6 @@ def history_page(
     return entries[:limit], older
 
 
-CELL = 90  # kept for callers that drew the board in SVG units (11 squares a side)
-
-
 def board_cell(index: int) -> tuple[int, int]:
     """Where a space sits on the 11x11 board: GO bottom right, play runs clockwise."""
     side, step = divmod(index, 10)
@@ -191,8 +188,6 @@ def board(game: Game) -> list[dict]:
                 "index": space.index,
                 "col": x + 1,
                 "row": y + 1,
-                "x": x * CELL,
-                "y": y * CELL,
                 "side": board_side(x, y),
                 "name": space.name,
                 "kind": space.kind,
