@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from sqlalchemy import bindparam, delete, select
 
 from .models import LOG_FORMAT, Action, Game, Party, db
-from .rules import UNDO, Edition, GameState, apply, new_game, score
+from .rules import UNDO, Edition, GameState, RuleError, apply, new_game, score
 from .rules.setup import RULES
 
 PAGE = 50  # rows of history a page shows
@@ -93,10 +93,17 @@ def undo_target(game: Game) -> Action | None:
 
 
 def state_at(game: Game, edition: Edition, seq: int | None) -> GameState:
-    """The game's state right after action `seq` (None: right after the setup)."""
+    """The game's state right after action `seq` (None: right after the setup). A row of an
+    earlier rules' log keeps no state (only the last one does): the undo stops there."""
+    if seq is None:
+        return new_game(edition, game.setup)
     row = row_at(game, seq)
     if row is None or row.checkpoint is None:
-        return new_game(edition, game.setup)
+        raise RuleError(
+            "rules",
+            "This action was logged under an earlier version of the rules: the game before it "
+            "is not known, so it cannot be undone.",
+        )
     return unpack(row.checkpoint)
 
 
@@ -187,7 +194,8 @@ def worths_in_force(game: Game, edition: Edition, most: int | None = None):
         else {}
     )
     start = worths_of(new_game(edition, game.setup), edition)
-    return [(n, found[in_force[n - 1]] if n else start) for n in positions]
+    points = [(n, found[in_force[n - 1]] if n else start) for n in positions]
+    return [(n, worths) for n, worths in points if worths is not None]  # earlier rules' rows
 
 
 def spaced(count: int, most: int | None) -> list[int]:
@@ -228,11 +236,43 @@ def state_at_row(row: Action | None, game: Game, edition: Edition) -> GameState:
     return unpack(row.checkpoint) if row is not None else new_game(edition, game.setup)
 
 
+def index_history_only(game: Game, edition: Edition) -> None:
+    """An old game logged under earlier rules, which do not replay: its undo chain and parties
+    from the rows alone, and its snapshot as the checkpoint and worths of the top action (so
+    the next undo takes back an action of today's rules to exactly there)."""
+    in_force: list[Action] = []
+    db.session.execute(delete(Party).where(Party.game_id == game.id))
+    players = len(game.state["players"])
+    for row in db.session.scalars(
+        select(Action).where(Action.game_id == game.id).order_by(Action.seq)
+    ):
+        if row.kind == UNDO:
+            if not in_force:
+                continue
+            undone = in_force.pop()
+            row.undoes, about = undone.seq, undone
+        else:
+            row.below, about = in_force[-1].seq if in_force else None, row
+            in_force.append(row)
+        seats = concerned(about.kind, about.payload, about.movements, players)
+        db.session.add_all(Party(game_id=game.id, seat=seat, seq=row.seq) for seat in seats)
+    game.last_standing = in_force[-1].seq if in_force else None
+    if in_force:
+        state = GameState.from_dict(game.state)
+        in_force[-1].checkpoint = pack(state)
+        in_force[-1].worths = worths_of(state, edition)
+    game.log_format = LOG_FORMAT
+
+
 def reindex_old_games(editions: dict[str, Edition]) -> int:
     """Fill in every game logged before LOG_FORMAT; returns how many there were."""
     old = db.session.scalars(select(Game).where(Game.log_format < LOG_FORMAT)).all()
     for game in old:
-        if game.edition in editions and game.setup.get("rules") == RULES:
-            reindex(game, editions[game.edition])  # a log of earlier rules does not replay
+        if game.edition not in editions:
+            continue
+        if game.setup.get("rules") == RULES:
+            reindex(game, editions[game.edition])
+        else:
+            index_history_only(game, editions[game.edition])
     db.session.commit()
     return len(old)

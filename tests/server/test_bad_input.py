@@ -16,13 +16,16 @@ BAD_AMOUNTS = [-5, 0, 10**12, 12.5, "ten", "", None, True, [5], {"n": 5}, "1e3",
 
 @pytest.fixture
 def games(client):
-    """Ana, Bea and Cal's game (Ana holds Boardwalk), and a six-player game beside it."""
+    """Ana, Bea and Cal's game (Ana landed on Boardwalk and bought it; Bea's turn), and a
+    six-player game beside it."""
     created = client.post("/api/games", json=setup_of()).get_json()
     six = setup_of(("Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"))
     other = client.post("/api/games", json=six).get_json()
     headers = {"X-Banker-Key": created["banker_key"]}
     url = f"/api/games/{created['id']}/actions"
-    assert client.post(url, json={"kind": "buy", "player": 0, "deed": 39}, headers=headers)
+    bought = {"kind": "land", "player": 0, "space": 39, "choices": [{"kind": "buy"}]}
+    game = client.post(url, json=bought, headers=headers).get_json()["game"]
+    assert game["deeds"][-1]["owner"] == 0 and game["turn"]["seat"] == 1
     return created, other
 
 
@@ -56,14 +59,14 @@ def refused_with_words(response, status=(400, 422)) -> str:
         {"kind": "bank_pay", "player": 0},
         {"kind": "bank_collect", "player": 0},
         {"kind": "transfer", "from": 0, "to": 1},
-        {"kind": "bankrupt", "player": 1},
+        {"kind": "roll", "player": 1, "doubles": False},  # Bea's turn: a bad dice total
     ],
     ids=lambda a: a["kind"],
 )
 def test_a_bad_amount_is_refused_by_the_api(client, app, games, action, amount):
     created, _ = games
     before = snapshot(app, created["id"])
-    field = "owed" if action["kind"] == "bankrupt" else "amount"
+    field = "dice" if action["kind"] == "roll" else "amount"
     response = client.post(
         f"/api/games/{created['id']}/actions",
         data=json.dumps({**action, field: amount}),
@@ -81,14 +84,18 @@ def test_a_bad_amount_is_refused_by_the_api(client, app, games, action, amount):
     [
         ({"kind": "buy", "player": 1, "deed": 99}, "between"),
         ({"kind": "buy", "player": 1, "deed": -1}, "between"),
-        ({"kind": "buy", "player": 1, "deed": 7}, "not a deed"),
         ({"kind": "buy", "player": 1, "deed": "Boardwalk"}, "whole number"),
-        ({"kind": "rent", "player": 1, "deed": 1}, ""),  # no owner: no rent
-        ({"kind": "mortgage", "player": 0, "deed": 38}, ""),  # a tax space
-        ({"kind": "mortgage", "player": 1, "deed": 39}, ""),  # Ana's, not Bea's
+        ({"kind": "buy", "player": 1, "deed": 1}, "Nothing of that kind waits"),  # no landing
+        ({"kind": "rent", "player": 1, "deed": 39}, "Unknown action"),  # the landing's own now
+        ({"kind": "visit", "player": 1, "space": 7}, "Unknown action"),
+        ({"kind": "mortgage", "player": 0, "deed": 38}, "not a deed"),  # a tax space
+        ({"kind": "mortgage", "player": 1, "deed": 39}, "not Bea's deed"),  # Ana's
         ({"kind": "build", "player": 0, "group": "nowhere", "levels": [1, 1]}, "group"),
-        ({"kind": "trade", "player": 0, "partner": 1, "give": {"deeds": [3]}}, ""),
-        ({"kind": "card", "player": 0, "card": "no-such-card"}, "card"),
+        ({"kind": "trade", "player": 0, "partner": 1, "give": {"deeds": [3]}}, "not Ana's"),
+        ({"kind": "card", "player": 1, "card": "no-such-card"}, "Nothing of that kind waits"),
+        ({"kind": "roll", "player": 0, "dice": 7}, "Bea's turn"),
+        ({"kind": "bankrupt", "player": 1}, "owes nothing"),
+        ({"kind": "pay_debt", "player": 1}, "owes nothing"),
     ],
 )
 def test_an_unknown_or_wrong_deed_is_refused_by_the_api(client, app, games, action, words):
@@ -100,6 +107,35 @@ def test_an_unknown_or_wrong_deed_is_refused_by_the_api(client, app, games, acti
         headers={"X-Banker-Key": created["banker_key"]},
     )
     assert words in refused_with_words(response)
+    assert snapshot(app, created["id"]) == before
+
+
+@pytest.mark.parametrize(
+    ("step", "in_the_roll", "answering"),
+    [
+        ({"kind": "card", "card": "no-such-card"}, "card", "card"),
+        ({"kind": "buy"}, "does not call for buy", "Nothing of that kind waits"),  # no deed
+        ({"kind": "card", "card": "chest-1"}, "card", "card"),  # a Community Chest card
+    ],
+)
+def test_a_landing_step_the_board_does_not_call_for_is_refused_by_the_api(
+    client, app, games, step, in_the_roll, answering
+):
+    """R1, C1: Bea throws 7 onto Chance; a card not of its deck, or a step not called for,
+    whether in the roll or answering the card that waits, is refused in words and changes
+    nothing."""
+    created, _ = games
+    url = f"/api/games/{created['id']}/actions"
+    headers = {"X-Banker-Key": created["banker_key"]}
+    before = snapshot(app, created["id"])
+    roll = {"kind": "roll", "player": 1, "dice": 7, "doubles": False, "choices": [step]}
+    assert in_the_roll in refused_with_words(client.post(url, json=roll, headers=headers))
+    assert snapshot(app, created["id"]) == before
+    thrown = client.post(url, json={**roll, "choices": []}, headers=headers).get_json()
+    assert [w["what"] for w in thrown["game"]["pending"]] == ["card"]
+    before = snapshot(app, created["id"])
+    answer = client.post(url, json={**step, "player": 1}, headers=headers)
+    assert answering in refused_with_words(answer)
     assert snapshot(app, created["id"]) == before
 
 

@@ -1,17 +1,33 @@
-"""The whole game under random play through the JSON API (and the players' phones), for the
-hypothesis machine in test_api_machine.py and `bench/soak.py --api`.
+"""Random play of whole games through the JSON API, for test_api_machine.py and
+`bench/soak.py --api`.
 
-`ApiPlay` is tests/rules/machine.py's `Play` whose taps go through Flask's test client: the
-banker's as `POST /api/games/<id>/actions`, and now and then a player's own (paying, bidding,
-answering a trade offered to them) as the form their phone posts to `/p/<token>/do`. The
-rules core on a mirror of the game says what each answer must be. After every tap:
+`ApiPlay` is tests/rules/machine.py's `Play` whose every tap goes through Flask's test client:
+`POST /api/games/<id>/actions` with the banker's key, and now and then, for a kind a
+player's phone may send now, the form their phone posts to `/p/<token>/do`. The game is
+driven mostly by the table's next act, drawn from the API's own `pending`
+(`GET /api/games/<id>`: each wait with the actions that answer it and what they `ask`): the
+throw of whose turn it is, buy or decline, a card, the tax's way, a fresh throw, a debt paid,
+raised or given up, bids and the close of an auction, the deal. Now and then any other kind,
+drawn by the rules machine's moves from the state the store holds.
 
-- never a 500 (nor an exception out of the app);
-- 201 exactly when the rules core accepts the action, and then the same sentence; otherwise
-  400 for bad input and 422 for a rule (a phone is sent back to its page either way);
-- the log grows by one row per action done and by none per refusal;
-- the stored snapshot equals the mirror and the log replayed (undo: the state before the
-  action it takes back, exactly).
+The game's state is never worked out here: after each tap it is read back from the store, and
+every check compares what the store, the log, the API and the rule book say:
+
+- never a 500; a refusal is a 4xx with the rule and words, and changes nothing (the same
+  version, the same snapshot, no row in the log); the rules core refuses it too, on the same
+  state and the same cleaned fields, for the same rule;
+- an action done is a 201 and exactly one new row in the history (`GET .../actions`) with the
+  kind, the fields as stored and the movements the answer gave; the rules core on the state
+  before gives the same state and the same movements (undo: exactly the state before the
+  action it takes back);
+- who gets what (tests/rules/ledger.py): every movement of the row goes to the party the rule
+  book names, worked out from the state before; the turn, K1, K2, K4 as the rules machine
+  checks them (`check_accepted`, `check_movements`, `check_who_gets_what`);
+- the snapshot equals the log replayed by the bank (`bank.replayed_state`) after every step,
+  and the history as the API gives it, replayed by the rules core, every `replay_every`;
+- the API's game is the store's: cash, tokens, deeds, whose turn, and `pending` equal to the
+  rules core's own answer (`moves.waits`) on the stored state;
+- the invariants of the rule book (machine.CHECKS) on the stored state.
 """
 
 from __future__ import annotations
@@ -20,58 +36,112 @@ import json
 from datetime import UTC, datetime, timedelta
 from unittest.mock import patch
 
-from sqlalchemy import func, select
 from tablebank import bank
-from tablebank.models import Action, Game, Player, db
-from tablebank.rules import KINDS, RuleError, apply
+from tablebank.inputs import clean_payload
+from tablebank.models import Game, db
+from tablebank.rules import KINDS, GameState, Movement, Outcome, RuleError, apply
+from tablebank.rules.actions import ALWAYS
+from tablebank.rules.moves import Move, Wait, waits
 
-from ..rules.machine import ENDS_AT, Play, Violation, freeze
+from ..rules.machine import (
+    ANSWERS,
+    ENDS_AT,
+    MOVES,
+    Chooser,
+    Play,
+    Violation,
+    case_of,
+    check_accepted,
+    check_movements,
+    check_who_gets_what,
+    count,
+    freeze,
+)
 
-PHONE_KINDS = {kind.name: kind.own_seat for kind in KINDS.values() if kind.own_seat}
+REFUSALS = {"input": 400, "not_found": 404, "stale": 409, "integrity": 409, "busy": 429}
 
 
 class ApiPlay(Play):
-    def __init__(self, app, client, setup: dict, phone_odds: float = 0.3) -> None:
+    """One game through the API; `state` is always the store's, read back after each tap."""
+
+    def __init__(self, app, client, setup: dict, phone_odds: float = 0.15) -> None:
         super().__init__(setup)
-        self.app, self.client = app, client
+        self.app, self.client, self.phone_odds = app, client, phone_odds
         answer = client.post("/api/games", json=setup)
         if answer.status_code != 201:
             raise Violation(f"a new game answered {answer.status_code}: {answer.get_data()}")
         made = answer.get_json()
         self.game_id, self.headers = made["id"], {"X-Banker-Key": made["banker_key"]}
         with app.app_context():
-            query = select(Player.token).where(Player.game_id == self.game_id)
-            self.tokens = list(db.session.scalars(query.order_by(Player.seat)))
-        self.phone_odds = phone_odds
-        self.calls = 0
+            game = db.session.get(Game, self.game_id)
+            self.setup = game.setup  # as stored: the product's defaults, the rules' version
+            self.tokens = [p.token for p in sorted(game.players, key=lambda p: p.seat)]
+        self.state, self.version = self.stored()
+        self.stack, self.flows = [self.state], [0]
+        self.start_money = sum(p.cash for p in self.state.players)
         self.statuses: dict[int, int] = {}
-        self.rows = 0
+        self.calls = 0
+        self.view = self.api_game()
+
+    # -- the store and the API, as they are now --------------------------------------------------
+
+    def stored(self) -> tuple[GameState, int]:
+        with self.app.app_context():
+            game = db.session.get(Game, self.game_id)
+            return GameState.from_dict(game.state), game.version
+
+    def api_game(self) -> dict:
+        answer = self.client.get(f"/api/games/{self.game_id}", headers=self.headers)
+        if answer.status_code != 200:
+            raise Violation(f"GET the game answered {answer.status_code}")
+        return answer.get_json()
+
+    def newest_row(self) -> dict | None:
+        url = f"/api/games/{self.game_id}/actions?limit=1"
+        rows = self.client.get(url, headers=self.headers).get_json()
+        return rows[0] if rows else None
+
+    # -- a tap ---------------------------------------------------------------------------------
 
     def tap(self, kind: str, payload: dict, by_phone: bool = False) -> bool:
-        before = self.state
+        """An action through the API (or a player's phone); True when it was done."""
+        before, version = self.state, self.version
         frozen = freeze(before)
-        if kind == "undo":
-            expected: object = len(self.stack) > 1
-        else:
-            try:
-                expected = apply(before, self.edition, kind, payload)
-            except RuleError as refusal:
-                expected = refusal
+        expected = self.expected(kind, payload)
         status, answer = self.send(kind, payload, by_phone)
-        self.statuses[status] = self.statuses.get(status, 0) + 1
-        accepted = Play.tap(self, kind, payload)  # the mirror, and the core's own checks
-        self.compare(kind, expected, accepted, status, answer, by_phone)
-        self.check_store(kind, accepted, frozen)
-        return accepted
+        count(self.statuses, status)
+        after, now = self.stored()
+        done = now != version
+        if done and isinstance(expected, RuleError):
+            raise Violation(f"{kind} {json.dumps(payload)} done; the rules core: {expected}")
+        if done:
+            self.done(kind, before, after, now, (status, answer), by_phone)
+        else:
+            self.check_refusal(kind, status, answer, expected, by_phone)
+            if freeze(after) != frozen or after != before:
+                raise Violation(f"a refused {kind} changed the stored game")
+        if done:  # the game as the answer gives it, or as a phone's page would read it
+            self.view = self.api_game() if by_phone else answer["game"]
+            self.check_view(after, now)
+        return done
+
+    def expected(self, kind: str, payload: dict) -> Outcome | RuleError | None:
+        """What the bank must do on the stored state: its cleaning, then the rules core
+        (None: an undo with an action to take back)."""
+        if kind == "undo":
+            return RuleError("input", "There is nothing to undo") if len(self.stack) == 1 else None
+        try:
+            return apply(self.state, self.edition, kind, clean_payload(kind, payload))
+        except RuleError as refusal:
+            return refusal
 
     def send(self, kind: str, payload: dict, by_phone: bool) -> tuple[int, dict | None]:
         self.calls += 1
         try:
             if by_phone:
-                token = self.tokens[payload[self.phone_field(kind)]]
+                token = self.tokens[payload[KINDS[kind].own_seat]]
                 form = {"kind": kind, "payload": json.dumps(payload)}
-                answer = self.client.post(f"/p/{token}/do", data=form)
-                return answer.status_code, None
+                return self.client.post(f"/p/{token}/do", data=form).status_code, None
             answer = self.client.post(
                 f"/api/games/{self.game_id}/actions",
                 json={"kind": kind, **payload},
@@ -81,46 +151,140 @@ class ApiPlay(Play):
         except Exception as error:  # the test client raises what would have been a 500
             raise Violation(f"{kind} raised {error!r} in the app (a 500)") from error
 
-    def compare(self, kind, expected, accepted, status, answer, by_phone) -> None:
-        if status >= 500:
-            raise Violation(f"{kind} answered {status}")
+    def check_refusal(self, kind, status, answer, expected, by_phone) -> None:
+        """A 4xx with the rule and its words (a phone: back to its page), and the rules core
+        refuses it too, for the same rule."""
         if by_phone:
             if status != 302:
-                raise Violation(f"a phone's {kind} answered {status}, not back to its page")
-            return
-        if expected is False:  # undo with nothing to undo
-            expected = RuleError("input", "There is nothing to undo")
-        if isinstance(expected, RuleError):
-            wanted = 400 if expected.rule == "input" else 422
-            if status != wanted or (answer or {}).get("rule") != expected.rule:
-                raise Violation(f"{kind} refused ({expected.rule}) answered {status}: {answer}")
-        elif status != 201 or not accepted:
-            raise Violation(f"{kind} accepted by the rules core answered {status}: {answer}")
-        elif kind != "undo" and answer["text"] != expected.text:
-            raise Violation(f"{kind} said {answer['text']!r}, the rules core {expected.text!r}")
+                raise Violation(f"a phone's refused {kind} answered {status}")
+        else:
+            rule = (answer or {}).get("rule")
+            words = (answer or {}).get("error")
+            if not 400 <= status < 500 or not isinstance(words, str) or len(words) < 6:
+                raise Violation(f"a refused {kind} answered {status}: {answer}")
+            if status != REFUSALS.get(rule, 422):
+                raise Violation(f"{kind} refused for {rule} answered {status}")
+            if isinstance(expected, RuleError) and expected.rule != rule:
+                raise Violation(f"{kind} refused for {rule}, the rules core for {expected.rule}")
+        if not isinstance(expected, RuleError):
+            raise Violation(f"{kind} refused ({status}: {answer}); the rules core accepts it")
+        count(self.refused, kind)
 
-    def check_store(self, kind: str, accepted: bool, frozen: tuple) -> None:
+    def done(self, kind, before, after, version, answered, by_phone) -> None:
+        """A 201 (a phone: back to its page), one new row as answered, the rule book's
+        outcome; the store moves on."""
+        status, answer = answered
+        if status != (302 if by_phone else 201):
+            raise Violation(f"{kind} was done and answered {status}: {answer}")
+        row = self.newest_row()
+        if version != self.version + 1 or row is None or row["seq"] != version:
+            raise Violation(f"{kind}: version {self.version} -> {version}, newest row {row}")
+        if row["kind"] != kind:
+            raise Violation(f"{kind} was logged as {row['kind']}")
+        movements = movements_of(row)
+        if not by_phone:
+            said = [Movement(**m) for m in answer["movements"]]
+            if answer.get("seq") != version or said != movements:
+                raise Violation(f"{kind} answered {answer}, the history holds {row}")
+        self.accept(kind, row["payload"], before, after, movements)
+        self.version = version
+
+    def accept(self, kind, payload, before, after, movements) -> None:
+        if kind == "undo":
+            if len(self.stack) < 2 or after != self.stack[-2]:
+                raise Violation("undo did not give back exactly the state before")
+            self.stack.pop()
+            self.flows.pop()
+            self.undone = True
+        else:
+            outcome = apply(before, self.edition, kind, payload)
+            if outcome.state != after or outcome.movements != movements:
+                raise Violation(f"{kind} {json.dumps(payload)}: the store is not the rules'")
+            check_accepted(before, after, kind, payload)
+            flow = check_movements(before, after, movements, kind)
+            done = Outcome(after, "", movements)
+            check_who_gets_what(self.edition, before, done, kind, payload)
+            count(self.cases, case_of(self.edition, kind, payload, before, done))
+            self.stack.append(after)
+            self.flows.append(self.flows[-1] + flow)
+        self.state = after
+        self.log.append((kind, payload))
+        count(self.accepted, kind)
+
+    # -- after every step --------------------------------------------------------------------
+
+    def check_view(self, state: GameState, version: int) -> None:
+        """The API shows the stored game: its version, cash, tokens, deeds, turn and pending
+        (the rules core's own answer on that state)."""
+        view = self.view
+        seen = (
+            view["version"],
+            [(p["cash"], p["position"], p["in_jail"], p["bankrupt"]) for p in view["players"]],
+            {d["space"]: d["owner"] for d in view["deeds"]},
+            view["turn"],
+            view["pending"],
+        )
+        wanted = (
+            version,
+            [(p.cash, p.position, p.in_jail, p.bankrupt) for p in state.players],
+            {i: d.owner for i, d in state.deeds.items()},
+            {"seat": state.turn, "doubles": state.doubles, "moved": state.moved},
+            json.loads(json.dumps([wait_json(w) for w in waits(state, self.edition)])),
+        )
+        if seen != wanted:
+            raise Violation(f"the API's game is not the store's: {seen} != {wanted}")
+
+    def check(self, step: int = 0) -> None:
+        """The rule book's invariants on the stored state; every `replay_every` steps and
+        after every undo, the snapshot is the stored log replayed by the bank and the history
+        as the API gives it replayed by the rules core (Play.check). (Between, each row done
+        again on the snapshot before it gives the snapshot after it: `accept`.)"""
+        due = self.undone or (self.replay_every and step % self.replay_every == 0)
+        super().check(step)
+        if due:
+            self.replayed_by_the_bank()
+
+    def replayed_by_the_bank(self) -> None:
         with self.app.app_context():
             game = db.session.get(Game, self.game_id)
-            query = select(func.count()).select_from(Action).where(Action.game_id == game.id)
-            rows = db.session.scalar(query)
-            if rows != self.rows + accepted:
-                raise Violation(f"{kind}: the log went from {self.rows} rows to {rows}")
-            self.rows = rows
-            stored = game.state
-            if stored != self.state.to_dict():
-                raise Violation(f"{kind}: the stored snapshot is not the game's state")
-            if not accepted and freeze(bank.state_of(game)) != frozen:
-                raise Violation(f"a refused {kind} changed the stored game")
-            due = self.replay_every and self.calls % self.replay_every == 0
-            if due and bank.replayed_state(game).to_dict() != stored:
-                raise Violation(f"{kind}: the log replayed is not the stored snapshot")
+            if bank.replayed_state(game).to_dict() != game.state:
+                raise Violation("the log replayed is not the stored snapshot")
+
+    # -- drawing the next tap ------------------------------------------------------------------
+
+    def move(self, name: str, c: Chooser) -> bool | None:
+        """The named move (machine.MOVES; "play": the next act, from the API's pending), sent
+        now and then from the phone of the seat it is for, when that phone may send it."""
+        drawn = self.next_act(c) if name == "play" else MOVES[name](self, c)
+        if drawn is None:
+            return None
+        kind, payload = drawn
+        phone = self.may_phone(kind, payload) and c.number(1, 100) <= 100 * self.phone_odds
+        return self.tap(kind, payload, phone)
+
+    def next_act(self, c: Chooser):
+        """The table's next act: the answer to what the API says the game waits for."""
+        found = [wait_of(item) for item in self.view["pending"]]
+        if not found:
+            return None
+        wait = found[0] if len(found) == 1 or c.odds(5, 6) else c.pick(found)
+        return ANSWERS[wait.what](self, c, wait)
+
+    def may_phone(self, kind: str, payload: dict) -> bool:
+        """A player's own phone may send this kind now, for the seat the payload names."""
+        declared = KINDS.get(kind)
+        if declared is None or declared.phone is None:
+            return False
+        allowed = declared.phone == ALWAYS or self.state.settings.phone_turns
+        seat = payload.get(declared.own_seat)
+        return allowed and isinstance(seat, int) and 0 <= seat < len(self.tokens)
 
     def clock_runs_out(self) -> None:
         """TL1: the end time of a time-limited game passes. The next action is refused (422,
-        TL1) and the clock's own end_game is logged: the one refusal that adds a row."""
+        TL1) and the clock's end_game is logged: the one refusal that adds a row."""
         if self.setup["mode"] != "timed" or self.state.ended:
             return
+        before = self.state
         later = datetime.fromisoformat(ENDS_AT).astimezone(UTC) + timedelta(minutes=1)
         with patch.object(bank, "datetime", wraps=datetime) as clock:
             clock.now.return_value = later
@@ -128,29 +292,33 @@ class ApiPlay(Play):
             status, answer = self.send("pass_go", {"player": 0}, by_phone=False)
         if status != 422 or (answer or {}).get("rule") != "TL1":
             raise Violation(f"TL1: an action after the end time answered {status}: {answer}")
-        Play.tap(self, "end_game", {})
-        self.check_store("the clock's end_game", True, freeze(self.state))
+        after, version = self.stored()
+        row = self.newest_row()
+        if (row["kind"], row["actor"], row["seq"]) != ("end_game", "clock", self.version + 1):
+            raise Violation(f"TL1: the clock's end is not the newest row: {row}")
+        self.accept("end_game", row["payload"], before, after, movements_of(row))
+        self.version = version
+        self.view = self.api_game()
+        self.check_view(after, version)
 
-    def phone_field(self, kind: str) -> str | None:
-        """The field a player's own phone fills with its seat, for what a phone may do: pay,
-        bid, answer a trade, and roll for its own turn when the banker allows it (R1)."""
-        if kind == "roll" and self.state.settings.phone_turns:
-            return "player"
-        return PHONE_KINDS.get(kind)
 
-    def may_phone(self, kind: str, payload: dict) -> bool:
-        field = self.phone_field(kind)
-        return field is not None and isinstance(payload.get(field), int)
+def wait_json(wait: Wait) -> dict:
+    """A wait as the API gives it (app/web/present.py: wait_view)."""
+    return {
+        "what": wait.what,
+        "seat": wait.seat,
+        "space": wait.space,
+        "figures": wait.figures,
+        "actions": [{"kind": m.kind, "fields": m.fields, "asks": list(m.asks)} for m in wait.moves],
+    }
 
-    def move(self, name, c) -> bool | None:
-        drawn = self.draw(name, c)
-        if drawn is None:
-            return None
-        kind, payload = drawn
-        by_phone = self.may_phone(kind, payload) and c.number(1, 100) <= 100 * self.phone_odds
-        return self.tap(kind, payload, by_phone)
 
-    def draw(self, name, c):
-        from ..rules.machine import MOVES
+def movements_of(row: dict) -> list[Movement]:
+    """A history row's movements: [payer, payee, amount], None the bank."""
+    return [Movement(*m) for m in row["movements"]]
 
-        return MOVES[name](self, c)
+
+def wait_of(item: dict) -> Wait:
+    """A wait of the API's `pending`, as the rules machine's answers read one."""
+    moves = tuple(Move(a["kind"], a["fields"], tuple(a["asks"])) for a in item["actions"])
+    return Wait(item["what"], item["seat"], item["space"], item["figures"], moves)
