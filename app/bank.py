@@ -20,7 +20,7 @@ from .db_setup import awaiting_commit
 from .inputs import clean_payload, clean_setup, clean_text
 from .live import announce, hand_over, watcher
 from .models import Action, Game, Player, db, new_game_id
-from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game, replay
+from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game
 from .rules.setup import RULES
 
 LOCK = {"sqlite_immediate": True}  # BEGIN IMMEDIATE on SQLite; see db_setup.py
@@ -81,12 +81,6 @@ def create_game(setup: dict) -> Game:
     db.session.add(game)
     _commit()  # a game the database made is answered as made, even past the deadline
     return game
-
-
-def log_of(game: Game) -> list[Action]:
-    """The whole log, oldest first: for replay and export, never for a page."""
-    query = select(Action).where(Action.game_id == game.id).order_by(Action.seq)
-    return list(db.session.scalars(query))
 
 
 def preview(game: Game, kind: str, payload: dict) -> Outcome:
@@ -302,16 +296,3 @@ def random_hands(game: Game, per_player: int = 2) -> list[list[int]]:
     free = [i for i, d in state.deeds.items() if d.owner is None]
     dealt = random.SystemRandom().sample(free, per_player * len(state.players))
     return [dealt[n :: len(state.players)] for n in range(len(state.players))]
-
-
-def replayed_state(game: Game) -> GameState:
-    """The state from the log alone: must equal the snapshot. A log written under earlier
-    rules (rules.setup.RULES) is history only: its snapshot is what counts."""
-    if game.setup.get("rules") != RULES:
-        raise RuleError(
-            "rules",
-            "This game was logged under an earlier version of the rules: its history is "
-            "kept, and its saved state is what counts; it cannot be replayed from its log.",
-        )
-    entries = [(a.kind, a.payload) for a in log_of(game)]
-    return replay(edition_of(game), game.setup, entries)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import EDITIONS
+from .paths import EDITIONS
 from .rules.edition import Edition, EditionError, parse_edition
 
 

@@ -8,22 +8,11 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import (
-    EDITIONS,
-    SHIPPED,
-    archive,
-    db_setup,
-    hosting,
-    i18n,
-    instance_folder,
-    integrity,
-    logs,
-    serving,
-    writers,
-)
+from . import archive, db_setup, hosting, i18n, integrity, logs, serving, upkeep, writers
 from .config import configure
 from .edition_files import load_editions
 from .models import db
+from .paths import EDITIONS, SHIPPED, instance_folder
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -48,7 +37,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     compress.init_app(app)  # a player's page in under 20 kB
     app.after_request(static_files_whole)  # runs before Compress's hook: the last added runs first
     register_web(app)
-    integrity.register(app)  # flask --app tablebank check / repair
+    integrity.register(app)  # a page's warning of a broken seal
+    upkeep.register(app)  # flask --app tablebank check / repair
     archive.register(app)  # flask --app tablebank prune / export / import
     hosting.register(app)  # flask --app tablebank backup / restore
 

@@ -11,8 +11,9 @@ transaction (`record`, called by the bank):
 - `worths`, every seat's score (SG4) after it: the net-worth chart's points;
 - `party` rows, the seats it concerns: a player's own history is a page of an index.
 
-The state is still the log folded through the rules core (`bank.replayed_state`, checked by
-the tests); these columns only let a page find what it shows without doing that fold.
+The state is still the log folded through the rules core (`replayed_state`, checked by the
+tests, `flask check` and `repair`); these columns only let a page find what it shows without
+doing that fold.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Iterable
 from sqlalchemy import bindparam, delete, select
 
 from .models import LOG_FORMAT, Action, Game, Party, db
-from .rules import UNDO, Edition, GameState, RuleError, apply, new_game, score
+from .rules import UNDO, Edition, GameState, RuleError, apply, new_game, replay, score
 from .rules.setup import RULES
 
 PAGE = 50  # rows of history a page shows
@@ -206,6 +207,37 @@ def spaced(count: int, most: int | None) -> list[int]:
     return sorted({round(k * step) for k in range(most)})
 
 
+# -- the whole log: replay, for the tests and the host's check and repair, never a page ----
+
+
+def replayed_state(game: Game, edition: Edition) -> GameState:
+    """The state the log alone gives, up to the snapshot's own version (the log only grows,
+    so a snapshot and the rows up to its version are one consistent picture): it must equal
+    the snapshot. A log written under earlier rules is history only."""
+    if not replayable(game):
+        raise RuleError(
+            "rules",
+            "This game was logged under an earlier version of the rules: its history is "
+            "kept, and its saved state is what counts; it cannot be replayed from its log.",
+        )
+    return replay(edition, game.setup, log_entries(game))
+
+
+def replayable(game: Game) -> bool:
+    """False for a game logged under earlier rules (rules.setup.RULES): its snapshot is what
+    counts, its log is history only."""
+    return game.setup.get("rules") == RULES
+
+
+def log_entries(game: Game) -> list[tuple[str, dict]]:
+    rows = db.session.execute(
+        select(Action.kind, Action.payload)
+        .where(Action.game_id == game.id, Action.seq <= game.version)
+        .order_by(Action.seq)
+    )
+    return [(kind, payload) for kind, payload in rows]
+
+
 # -- games logged before these columns existed -------------------------------------------
 
 
@@ -270,7 +302,7 @@ def reindex_old_games(editions: dict[str, Edition]) -> int:
     for game in old:
         if game.edition not in editions:
             continue
-        if game.setup.get("rules") == RULES:
+        if replayable(game):
             reindex(game, editions[game.edition])
         else:
             index_history_only(game, editions[game.edition])

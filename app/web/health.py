@@ -10,9 +10,9 @@ from alembic.script import ScriptDirectory
 from flask import Blueprint, current_app, jsonify
 from sqlalchemy import text
 
-from .. import SHIPPED
 from ..db_setup import UNAVAILABLE
 from ..models import db
+from ..paths import SHIPPED
 
 bp = Blueprint("health", __name__)
 NO_STORE = {"Cache-Control": "no-store"}

@@ -7,8 +7,8 @@ import json
 import shutil
 
 import pytest
-from tablebank import EDITIONS
 from tablebank.edition_files import load_edition_file, load_editions
+from tablebank.paths import EDITIONS
 from tablebank.rules import HOTEL, EditionError, apply, new_game, replay
 
 from ..support import (

@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tablebank import ROOT
+from tablebank.paths import ROOT
 
 from ..support import setup_of
 from .conftest import Server

@@ -7,7 +7,8 @@ import http.client
 import threading
 
 from tablebank import create_app
-from tablebank.bank import replayed_state
+from tablebank.bank import edition_of
+from tablebank.logbook import replayed_state
 from tablebank.models import Game, db
 
 from .conftest import new_game
@@ -57,7 +58,9 @@ def test_a_server_killed_mid_game_keeps_every_action_it_answered_as_done(server)
     app = create_app({"SQLALCHEMY_DATABASE_URI": server.db_url})
     with app.app_context():
         stored = db.session.get(Game, game_id)
-        assert replayed_state(stored).to_dict() == stored.state  # the log gives the snapshot
+        assert (
+            replayed_state(stored, edition_of(stored)).to_dict() == stored.state
+        )  # the log gives the snapshot
         db.session.remove()
         db.engine.dispose()
 

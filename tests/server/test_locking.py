@@ -10,7 +10,7 @@ import time
 
 import pytest
 from sqlalchemy import event
-from tablebank import bank
+from tablebank import bank, logbook
 from tablebank.models import Game, db
 from tablebank.rules import RuleError
 
@@ -72,7 +72,7 @@ def test_two_actions_at_once_run_one_after_the_other(app, game_id, slow_rules):
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert [p["cash"] for p in game.state["players"]] == [1700, 1700, 1500]
-        assert bank.replayed_state(game).to_dict() == game.state
+        assert logbook.replayed_state(game, bank.edition_of(game)).to_dict() == game.state
 
 
 def test_one_key_sent_twice_at_once_is_applied_once(app, game_id, slow_rules):

@@ -14,9 +14,11 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask_migrate import upgrade
 from sqlalchemy import JSON, DateTime, Integer, String, column, inspect, table, text
-from tablebank import ROOT, create_app
-from tablebank.bank import replayed_state
+from tablebank import create_app
+from tablebank.bank import edition_of
+from tablebank.logbook import replayed_state
 from tablebank.models import Game, db
+from tablebank.paths import ROOT
 from tablebank.rules import GameState, Outcome, RuleError, apply, new_game
 
 from ..support import ALL_EDITIONS, setup_of
@@ -158,7 +160,7 @@ def test_a_game_made_at_the_first_migration_survives_the_upgrade(upgraded):
         game = db.session.get(Game, "oldgame1")
         assert game.version == 1 and game.state["deeds"]["39"]["owner"] == 0
         with pytest.raises(RuleError) as history_only:
-            replayed_state(game)
+            replayed_state(game, edition_of(game))
         assert history_only.value.rule == "rules"
         db.session.remove()
     assert client.get("/api/games/oldgame1/actions", headers=headers).get_json()[0]["seq"] == 1

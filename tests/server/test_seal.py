@@ -11,7 +11,7 @@ import json
 
 import pytest
 from sqlalchemy import event, text, update
-from tablebank import bank, create_app, integrity
+from tablebank import bank, create_app, integrity, upkeep
 from tablebank.models import Game, db
 
 from ..conftest import POSTGRES
@@ -122,7 +122,7 @@ def test_check_reads_one_snapshot_while_the_game_is_being_written_to(
                 db.session.remove()
         return real_intact(checked)
 
-    monkeypatch.setattr(integrity, "intact", intact_then_an_action)
+    monkeypatch.setattr(upkeep, "intact", intact_then_an_action)
     listed = app.test_cli_runner().invoke(args=["check"])
     assert acted and "0 damaged" in listed.output, listed.output
     assert cash(app, game)[1] == 1700  # the action was done meanwhile
@@ -168,7 +168,7 @@ def test_repair_on_a_busy_server_waits_and_then_repairs(impatient, game, monkeyp
     app = impatient
     edit(app, game, 1_000_000, plain_sha256)
     release = hold_the_write_lock(app, game)
-    monkeypatch.setattr(integrity.time, "sleep", lambda _s: release())  # the action ends
+    monkeypatch.setattr(upkeep.time, "sleep", lambda _s: release())  # the action ends
     repaired = app.test_cli_runner().invoke(args=["repair", game])
     assert repaired.exception is None, repaired.output
     assert "busy, waiting" in repaired.output and "rebuilt from its log" in repaired.output
@@ -181,7 +181,7 @@ def test_repair_on_a_server_that_stays_busy_says_so_and_changes_nothing(
     app = impatient
     edit(app, game, 1_000_000, plain_sha256)
     release = hold_the_write_lock(app, game)
-    monkeypatch.setattr(integrity.time, "sleep", lambda _s: None)
+    monkeypatch.setattr(upkeep.time, "sleep", lambda _s: None)
     try:
         repaired = app.test_cli_runner().invoke(args=["repair", game])
     finally:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from tablebank import ROOT, create_app
+from tablebank import create_app
 from tablebank.models import Game, db
+from tablebank.paths import ROOT
 
 SCRIPT_NAME = "<script>x()</script>"
 QUOTE_NAME = "'\"><svg onload=x()>"  # breaks out of an attribute if not escaped

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from alembic.script import ScriptDirectory
-from tablebank import ROOT
+from tablebank.paths import ROOT
 
 from ..conftest import POSTGRES
 from ..support import setup_of

@@ -23,7 +23,7 @@ every check compares what the store, the log, the API and the rule book say:
 - who gets what (tests/rules/ledger.py): every movement of the row goes to the party the rule
   book names, worked out from the state before; the turn, K1, K2, K4 as the rules machine
   checks them (`check_accepted`, `check_movements`, `check_who_gets_what`);
-- the snapshot equals the log replayed by the bank (`bank.replayed_state`) after every step,
+- the snapshot equals the log replayed by the bank (`logbook.replayed_state`) after every step,
   and the history as the API gives it, replayed by the rules core, every `replay_every`;
 - the API's game is the store's: cash, tokens, deeds, whose turn, and `pending` equal to the
   rules core's own answer (`moves.waits`) on the stored state;
@@ -36,7 +36,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from unittest.mock import patch
 
-from tablebank import bank
+from tablebank import bank, logbook
 from tablebank.inputs import clean_payload
 from tablebank.models import Game, db
 from tablebank.rules import KINDS, GameState, Movement, Outcome, RuleError, apply
@@ -247,7 +247,7 @@ class ApiPlay(Play):
     def replayed_by_the_bank(self) -> None:
         with self.app.app_context():
             game = db.session.get(Game, self.game_id)
-            if bank.replayed_state(game).to_dict() != game.state:
+            if logbook.replayed_state(game, bank.edition_of(game)).to_dict() != game.state:
                 raise Violation("the log replayed is not the stored snapshot")
 
     # -- drawing the next tap ------------------------------------------------------------------

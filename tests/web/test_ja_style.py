@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from babel.messages.pofile import read_po
-from tablebank import ROOT
+from tablebank.paths import ROOT
 
 CJK = r"[\u3040-\u30ff\u3400-\u9fff]"
 HOLDER = r"(?:%\(\w+\)s|\{\w+(?::\w+)?\})"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 from babel.messages.pofile import read_po
-from tablebank import ROOT
 from tablebank.models import Game, db
+from tablebank.paths import ROOT
 from tablebank.rules import KINDS, UNDO
 from tablebank.rules.fields import CHOICE_KINDS, SEAT, STEP
 

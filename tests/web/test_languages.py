@@ -43,7 +43,7 @@ def test_the_same_log_reads_in_each_language(table):
 
 def test_every_text_is_translated_into_spanish_and_japanese():
     from babel.messages.pofile import read_po
-    from tablebank import ROOT
+    from tablebank.paths import ROOT
 
     folder = ROOT / "app" / "translations"
     with open(folder / "messages.pot", "rb") as pot:

@@ -8,7 +8,7 @@ import html
 import re
 
 import pytest
-from tablebank import bank
+from tablebank import bank, logbook
 from tablebank.models import Game, db
 from tablebank.rules import score
 
@@ -30,7 +30,8 @@ def snapshot(app, game_id) -> dict:
 
 def replayed(app, game_id) -> dict:
     with app.app_context():
-        return bank.replayed_state(db.session.get(Game, game_id)).to_dict()
+        game = db.session.get(Game, game_id)
+        return logbook.replayed_state(game, bank.edition_of(game)).to_dict()
 
 
 def test_undo_after_undo_takes_back_the_next_action_still_in_force(app, game):
@@ -147,8 +148,8 @@ def test_no_page_replays_or_reads_the_whole_log(app, game, monkeypatch):
     def whole_log(*_args, **_kwargs):
         raise AssertionError("a page read the whole log")
 
-    monkeypatch.setattr(bank, "log_of", whole_log)
-    monkeypatch.setattr(bank, "replay", whole_log)
+    monkeypatch.setattr(logbook, "log_entries", whole_log)
+    monkeypatch.setattr(logbook, "replay", whole_log)
     for url in (
         f"/g/{game.id}/",
         f"/g/{game.id}/?fragment=1",
