@@ -27,6 +27,7 @@ from functools import cache
 from jsonschema import Draft202012Validator, validators
 
 from .rules import KINDS, RuleError
+from .rules.actions import SEAT_WORDS
 from .rules.setup import SETUP
 from .rules.words import N_, Phrase
 
@@ -39,13 +40,8 @@ TRUE_WORDS = ("1", "true", "on", "yes")
 FALSE_WORDS = ("0", "false", "off", "no", "")
 
 LABELS = {  # the rules core's own words for a field, so the message reads the same
-    "player": Phrase("The player"),
-    "from": Phrase("The payer"),
-    "to": Phrase("The payee"),
-    "partner": Phrase("The partner"),
-    "creditor": Phrase("The creditor"),
+    **SEAT_WORDS,
     "amount": Phrase("The amount"),
-    "owed": Phrase("The amount"),
     "dice": Phrase("The dice total"),
     "space": Phrase("The space"),
     "deed": Phrase("The space"),

@@ -26,10 +26,11 @@ from sqlalchemy import bindparam, delete, select
 
 from .models import LOG_FORMAT, Action, Game, Party, db
 from .rules import UNDO, Edition, GameState, RuleError, apply, new_game, replay, score
+from .rules.fields import SEATS
 from .rules.setup import RULES
 
 PAGE = 50  # rows of history a page shows
-SEAT_FIELDS = ("player", "from", "to", "partner", "creditor")
+SEAT_FIELDS = (*SEATS, "creditor")  # the earlier rules' bankrupt named its creditor
 EVERYONE = ("deal", "end_game")  # actions that concern the whole table
 
 

@@ -12,17 +12,18 @@ from dataclasses import dataclass, field
 
 from .edition import BOARD_SIZE, Edition, Space
 from .errors import RuleError
-from .fields import FIELDS, MAX_AMOUNT, MAX_NOTE
+from .fields import FIELDS, MAX_AMOUNT, MAX_NOTE, SEATS
 from .state import DEBT, GameState, Pending, PlayerState
 from .wealth import raisable
 from .words import Phrase
 
-SEAT_WORDS = {
-    "player": Phrase("The player"),
-    "from": Phrase("The payer"),
-    "to": Phrase("The payee"),
-    "partner": Phrase("The partner"),
-}
+SEAT_WORDS = dict(  # each seat field, as a message names it
+    zip(
+        SEATS,
+        (Phrase("The player"), Phrase("The payer"), Phrase("The payee"), Phrase("The partner")),
+        strict=True,
+    )
+)
 
 
 @dataclass(frozen=True)

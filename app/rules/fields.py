@@ -9,18 +9,23 @@ name: `@action("mortgage", ..., needs=("player", "deed"))`.
 
 from __future__ import annotations
 
+from .edition import BOARD_SIZE
+from .state import CHOICES as LANDING_CHOICES
+from .state import DECLINE, HOTEL, MAX_PLAYERS
+
 MAX_AMOUNT = 1_000_000
 MAX_NOTE = 80
 
-SEAT = {"type": "integer", "minimum": 0, "maximum": 7}
+SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
 AMOUNT = {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT}
-SPACE = {"type": "integer", "minimum": 0, "maximum": 39}
+SPACE = {"type": "integer", "minimum": 0, "maximum": BOARD_SIZE - 1}
 DICE = {"type": "integer", "minimum": 2, "maximum": 12}
 FLAG = {"type": "boolean"}
 NOTE = {"type": "string", "maxLength": MAX_NOTE}
 NAME = {"type": "string", "maxLength": 32}  # a card or a colour group, by its id
-LEVELS = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 5}, "maxItems": 4}
-DEEDS = {"type": "array", "items": SPACE, "maxItems": 28}
+LEVEL = {"type": "integer", "minimum": 0, "maximum": HOTEL}
+LEVELS = {"type": "array", "items": LEVEL, "maxItems": 4}  # a group has at most 4 deeds
+DEEDS = {"type": "array", "items": SPACE, "maxItems": BOARD_SIZE}
 SIDE = {
     "type": "object",
     "properties": {
@@ -31,9 +36,9 @@ SIDE = {
 }
 OFFER = {"type": "integer", "minimum": 1}
 BUILDING = {"enum": ["house", "hotel"]}
-HANDS = {"type": "array", "items": DEEDS, "maxItems": 8}
+HANDS = {"type": "array", "items": DEEDS, "maxItems": MAX_PLAYERS}
 
-CHOICE_KINDS = ("buy", "decline", "card", "tax", "throw")
+CHOICE_KINDS = (*LANDING_CHOICES, DECLINE)
 # A choice a roll carries, answering what its landing leaves to choose: its kind and the
 # fields those kinds take (the player is the roller's; a buy's deed is the one landed on).
 STEP = {

@@ -14,14 +14,23 @@ from .actions import Act, action, flag, whole_number
 from .edition import Edition
 from .errors import RuleError
 from .fields import AMOUNT, FLAG
-from .state import DEAL, MODES, DeedState, GameState, Pending, PlayerState, Settings
+from .state import (
+    DEAL,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MODES,
+    DeedState,
+    GameState,
+    Pending,
+    PlayerState,
+    Settings,
+)
 from .words import N_
 
 # The rules a game's log is written under, kept in its setup: a log of RULES 1 (before the game
 # owned the turn, 2026-11-25: the client sent the landing's kinds) does not replay under these.
 RULES = 2
 MAX_NAME = 24
-MIN_PLAYERS, MAX_PLAYERS = 2, 8  # S1
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 SETUP_PLAYER = {

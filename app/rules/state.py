@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, is_dataclass, replace
 
 HOTEL = 5  # a hotel counts as five houses (B2)
+MIN_PLAYERS, MAX_PLAYERS = 2, 8  # S1
 MODES = ("classic", "short", "timed")
 
 
@@ -77,6 +78,7 @@ THROW = "throw"  # "nearest utility": a fresh throw of the dice for the rent (C2
 DEBT = "debt"  # a payment the rules call for and the cash does not cover (K1)
 DEAL = "deal"  # a short or time-limited game: the deeds are dealt before the first roll (SG1)
 CHOICES = (BUY, CARD, TAX, THROW)  # a landing's choices, which a roll may carry
+DECLINE = "decline"  # the other answer to BUY
 
 
 @dataclass
