@@ -36,10 +36,6 @@ class DebtFigures:
         return max(self.owed - self.cash, 0)
 
     @property
-    def can_pay(self) -> bool:
-        return self.cash >= self.owed
-
-    @property
     def bankrupt(self) -> bool:
         """K1: bankruptcy only when all the debtor could raise falls short."""
         return self.raisable < self.owed
