@@ -213,13 +213,15 @@ def _read_entry(number: int, entry: object) -> tuple[str, dict, str, datetime | 
     try:
         payload = clean_payload(entry.get("kind"), entry.get("payload") or {})
     except RuleError as refusal:
-        raise RuleError(
-            "input",
-            "Action {number} of the export was refused: {why}",
-            number=number,
-            why=str(refusal),
-        ) from None
+        raise refused_at(number, refusal) from None
     return entry["kind"], payload, actor, at
+
+
+def refused_at(number: int, refusal: RuleError) -> RuleError:
+    """An entry of the export that the bank would not take: which one, and why."""
+    return RuleError(
+        "input", "Action {number} of the export was refused: {why}", number=number, why=str(refusal)
+    )
 
 
 # -- import: replaying in memory ----------------------------------------------------------------
@@ -241,12 +243,7 @@ class Replay:
         try:
             outcome = self._outcome(kind, payload, undone)
         except RuleError as refusal:
-            raise RuleError(
-                "input",
-                "Action {number} of the export was refused: {why}",
-                number=number,
-                why=str(refusal),
-            ) from None
+            raise refused_at(number, refusal) from None
         row = SimpleNamespace(
             game_id=self.game_id,
             seq=number,
