@@ -8,51 +8,129 @@ them installed.
 
 from __future__ import annotations
 
-import os
 import uuid
 
 import pytest
 from tablebank.rules import new_game
 
-from .support import ALL_EDITIONS, setup_of
-
-SERVER = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL") or ""
-POSTGRES = SERVER.startswith(("postgres://", "postgresql"))
+from .support import ALL_EDITIONS, POSTGRES, SERVER, setup_of
 
 
-def postgres_admin():
-    from sqlalchemy import create_engine
-    from tablebank.config import database_url
+class Databases:
+    """Databases made for tests and dropped after them: SQLite files in a test's folder, or
+    databases of their own on the PostgreSQL server under test."""
 
-    return create_engine(database_url(SERVER), isolation_level="AUTOCOMMIT")
+    def __init__(self) -> None:
+        self.made: list[str] = []
 
+    def admin(self):
+        from sqlalchemy import create_engine
+        from tablebank.config import database_url
 
-@pytest.fixture
-def database_url(request):
-    """A function giving a fresh, empty database URL for a test (SQLite or PostgreSQL)."""
-    from sqlalchemy import make_url, text
-    from tablebank.config import database_url
+        return create_engine(database_url(SERVER), isolation_level="AUTOCOMMIT")
 
-    made: list[str] = []
+    def fresh(self, folder) -> str:
+        """The URL of a new, empty database (no schema: the app makes it when it starts)."""
+        from sqlalchemy import make_url, text
+        from tablebank.config import database_url
 
-    def make(tmp_path) -> str:
         if not POSTGRES:
-            return f"sqlite:///{tmp_path / f'{uuid.uuid4().hex[:8]}.sqlite'}"
+            return f"sqlite:///{folder / f'{uuid.uuid4().hex[:8]}.sqlite'}"
         name = f"tb_{uuid.uuid4().hex[:12]}"
-        admin = postgres_admin()
+        admin = self.admin()
         with admin.connect() as connection:
             connection.execute(text(f'CREATE DATABASE "{name}"'))
         admin.dispose()
-        made.append(name)
+        self.made.append(name)
         return make_url(database_url(SERVER)).set(database=name).render_as_string(False)
 
-    yield make
-    if made:
-        admin = postgres_admin()
-        with admin.connect() as connection:
-            for name in made:
-                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    def drop(self) -> None:
+        from sqlalchemy import text
+
+        if self.made:
+            admin = self.admin()
+            with admin.connect() as connection:
+                for name in self.made:
+                    connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            admin.dispose()
+        self.made.clear()
+
+
+@pytest.fixture
+def database_url():
+    """A function giving a fresh, empty database URL in a folder (SQLite or PostgreSQL), for
+    a test that starts servers or apps of its own; dropped after the test."""
+    databases = Databases()
+    yield databases.fresh
+    databases.drop()
+
+
+@pytest.fixture(scope="module")
+def module_database_url(tmp_path_factory):
+    """A fresh, empty database for the tests of one module (the server they share)."""
+    databases = Databases()
+    yield databases.fresh(tmp_path_factory.mktemp("database"))
+    databases.drop()
+
+
+def start_app(url: str):
+    from tablebank import create_app
+
+    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "WTF_CSRF_ENABLED": False})
+
+
+def close_app(app) -> None:
+    from tablebank.models import db
+
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory):
+    """A database whose schema the app has made, once for the session: on SQLite a file that
+    each test copies; on PostgreSQL the database every in-process test uses, emptied before
+    each (a new database there costs a second: CREATE, the migrations, DROP)."""
+    databases = Databases()
+    url = databases.fresh(tmp_path_factory.mktemp("migrated"))
+    close_app(start_app(url))
+    yield url
+    databases.drop()
+
+
+def emptied(url: str, folder) -> str:
+    """A database with the schema and no rows, for one test: a copy of `url` (SQLite), or
+    `url` itself with every table emptied and every other connection to it ended."""
+    import sqlite3
+
+    from sqlalchemy import create_engine, make_url, text
+    from tablebank.config import database_url
+
+    if not POSTGRES:
+        copy = folder / f"{uuid.uuid4().hex[:8]}.sqlite"
+        with sqlite3.connect(make_url(url).database) as source, sqlite3.connect(copy) as target:
+            source.backup(target)
+        source.close()
+        target.close()
+        return f"sqlite:///{copy}"
+    engine = create_engine(database_url(url), isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+        tables = connection.execute(
+            text(
+                "SELECT quote_ident(tablename) FROM pg_tables"
+                " WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
+            )
+        ).scalars()
+        connection.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+    engine.dispose()
+    return url
 
 
 @pytest.fixture
@@ -72,21 +150,11 @@ def fresh(us):
 
 
 @pytest.fixture
-def app(tmp_path, database_url):
-    from tablebank import create_app
-    from tablebank.models import db
-
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path),
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
+def app(tmp_path, migrated):
+    """The app in-process (Flask's test client), on an empty database of its own."""
+    app = start_app(emptied(migrated, tmp_path))
     yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close_app(app)
 
 
 @pytest.fixture

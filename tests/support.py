@@ -4,11 +4,18 @@ it. (The rules tests run with only pytest and hypothesis installed: see .ci/run.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from tablebank.edition_files import load_editions
 from tablebank.rules import RuleError, apply, new_game
 from tablebank.rules.moves import waits
 from tablebank.rules.state import GameState
+
+# The database server under test: PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) names
+# one, else SQLite files.
+SERVER = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL") or ""
+POSTGRES = SERVER.startswith(("postgres://", "postgresql"))
 
 ALL_EDITIONS = load_editions()
 US = ALL_EDITIONS["us-classic"]

@@ -10,11 +10,12 @@ from tablebank import create_app
 from tablebank.bank import replayed_state
 from tablebank.models import Game, db
 
-from .conftest import new_game
+from ..servers import eventually
 
 
-def test_a_server_killed_mid_game_keeps_every_action_it_answered_as_done(server):
-    game_id, key = new_game(server)
+def test_a_server_killed_mid_game_keeps_every_action_it_answered_as_done(own_server):
+    server = own_server
+    game_id, key = server.new_game()
     done: dict[int, str] = {}  # seq -> the sentence the banker was shown
     stop = threading.Event()
 
@@ -33,14 +34,13 @@ def test_a_server_killed_mid_game_keeps_every_action_it_answered_as_done(server)
     threads = [threading.Thread(target=banker, args=(1000 * t,)) for t in range(3)]
     for thread in threads:
         thread.start()
-    while len(done) < 30:
-        threading.Event().wait(0.01)
+    eventually(lambda: len(done) >= 30, "30 actions answered as done")
     server.kill()  # master and workers, mid-request
     stop.set()
     for thread in threads:
         thread.join(timeout=30)
 
-    server.start()
+    server.restart()
     status, history = server.call("GET", f"/api/games/{game_id}/actions", key=key)
     assert status == 200
     logged = {entry["seq"]: entry for entry in history}

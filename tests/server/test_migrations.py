@@ -19,6 +19,7 @@ from tablebank.bank import replayed_state
 from tablebank.models import Game, db
 from tablebank.rules import GameState, Outcome, RuleError, apply, new_game
 
+from ..servers import HANG_GUARD
 from ..support import ALL_EDITIONS, setup_of
 
 FIRST = "13e6e4e29e6f"
@@ -237,5 +238,5 @@ def test_processes_starting_at_once_on_a_new_database_all_come_up(tmp_path, data
         for _ in range(4)
     ]
     for process in starts:
-        _, errors = process.communicate(timeout=60)
+        _, errors = process.communicate(timeout=HANG_GUARD)
         assert process.returncode == 0, errors[-2000:]

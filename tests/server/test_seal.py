@@ -14,7 +14,7 @@ from sqlalchemy import event, text, update
 from tablebank import bank, create_app, integrity
 from tablebank.models import Game, db
 
-from ..conftest import POSTGRES
+from ..support import POSTGRES
 
 
 @pytest.fixture
