@@ -29,6 +29,13 @@ from .support import setup_of
 
 HANG_GUARD = 180  # seconds: a wait that lasts this long is a hang, never a slow machine
 WORKERS = 3
+# The settings of a server that the tests of a module share: they make their games from one
+# address, so the limits on new games (10 a minute per client) are lifted;
+# tests/server/test_rate_limits.py and test_limits_gaps.py keep them.
+SHARED = {
+    "TABLEBANK_RATE_LIMIT_CREATE": "1000/minute",
+    "TABLEBANK_RATE_LIMIT_CREATE_ALL": "1000/minute",
+}
 T = TypeVar("T")
 
 

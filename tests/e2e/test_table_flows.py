@@ -7,7 +7,8 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from .flows import PHONE, US, balance, buy, give_cash, land, own_phone, player_links, start_game
+from ..support import US
+from .flows import PHONE, balance, buy, give_cash, land, own_phone, player_links, start_game
 
 BLUE_HOUSE = US.groups["dark_blue"].house_price
 

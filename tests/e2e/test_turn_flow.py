@@ -8,7 +8,8 @@ import re
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from .flows import NARROW, PHONE, US, balance, pad, start_game
+from ..support import US
+from .flows import NARROW, PHONE, balance, pad, start_game
 
 READING = US.spaces[5]
 

@@ -11,17 +11,8 @@ from zoneinfo import ZoneInfo
 
 from playwright.sync_api import Browser, Page, expect
 
-from .flows import (
-    PHONE,
-    US,
-    Api,
-    land,
-    no_sideways_scroll,
-    own_phone,
-    pad,
-    player_links,
-    start_game,
-)
+from ..support import US
+from .flows import PHONE, Api, land, no_sideways_scroll, own_phone, pad, player_links, start_game
 
 CONTRAST = """e => {
   const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);

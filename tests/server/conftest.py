@@ -10,14 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..servers import Server
-
-# A module's tests make their games from one address on one server: the limits on new games
-# (10 a minute per client) are lifted for them; tests/server/test_rate_limits.py keeps them.
-SHARED = {
-    "TABLEBANK_RATE_LIMIT_CREATE": "1000/minute",
-    "TABLEBANK_RATE_LIMIT_CREATE_ALL": "1000/minute",
-}
+from ..servers import SHARED, Server
 
 
 @pytest.fixture(scope="module")
