@@ -1,9 +1,11 @@
-"""Shared fixtures: editions straight from the product's files, an app on a fresh database.
+"""Shared fixtures: the hypothesis profiles, editions straight from the product's files, an app
+on an empty database of its own (`app`, `client`), fresh databases for servers.
 
 The database is SQLite in a temporary folder, or, when TEST_DATABASE_URL (or DATABASE_URL)
-names a PostgreSQL server, a new database on it for each test, dropped afterwards. Flask and
-SQLAlchemy are imported by the fixtures that need them, so that the rules tests run without
-them installed.
+names a PostgreSQL server, a database there: the in-process app's is emptied before each test,
+a server's is new and dropped afterwards. Flask and SQLAlchemy are imported by the fixtures
+that need them, so that the rules tests run without them installed. Each test gets the marker
+of its tier from its folder (`browser`, `server`), and `slow` where it is marked so.
 """
 
 from __future__ import annotations
@@ -11,9 +13,18 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from hypothesis import HealthCheck, settings
 from tablebank.rules import new_game
 
-from .support import ALL_EDITIONS, POSTGRES, SERVER, setup_of
+from .support import ALL_EDITIONS, POSTGRES, PROFILE, QUICK, SERVER, THOROUGH, setup_of
+
+# No deadline in either profile: how long an example takes is bench/'s business.
+SLOW_IS_FINE = [HealthCheck.too_slow]
+settings.register_profile(
+    QUICK, derandomize=True, deadline=None, suppress_health_check=SLOW_IS_FINE
+)
+settings.register_profile(THOROUGH, deadline=None, suppress_health_check=SLOW_IS_FINE)
+settings.load_profile(PROFILE)
 
 
 class Databases:
