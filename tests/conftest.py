@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from tablebank.rules import new_game
 
-from .support import ALL_EDITIONS, POSTGRES, PROFILE, QUICK, SERVER, THOROUGH, setup_of
+from .support import ALL_EDITIONS, POSTGRES, PROFILE, QUICK, SERVER, THOROUGH, US, setup_of
 
 # No deadline in either profile: how long an example takes is bench/'s business.
 SLOW_IS_FINE = [HealthCheck.too_slow]
@@ -151,7 +151,7 @@ def editions():
 
 @pytest.fixture
 def us():
-    return ALL_EDITIONS["us-classic"]
+    return US
 
 
 @pytest.fixture
@@ -171,6 +171,21 @@ def app(tmp_path, migrated):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def table(app, client):
+    """A game at the table through the app (tests/tables.py): `new_game`, `act`, `tokens`,
+    `cash`, `text` and the rest; `client` is the banker's phone."""
+    from .tables import WebTable
+
+    return WebTable(app, client)
+
+
+@pytest.fixture
+def api_game(table) -> tuple[str, dict]:
+    """Ana, Bea and Cal's new game, made through the API: its id and the banker's headers."""
+    return table.new_api_game(), table.headers
 
 
 TIERS = {"e2e": "browser", "server": "server"}  # the folder a test lives in, and its marker

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page
 
+from .flows import PHONE
 from .tour import Tour, grown_game
 
-PHONE_WIDTH = 390
+PHONE_WIDTH = PHONE["width"]
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from ..servers import HANG_GUARD, Server
-from ..support import setup_of
 
 PAGES = 300
 
@@ -70,11 +69,8 @@ def read_until_all_hear(pages: list[socket.socket], news: bytes) -> int:
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
 def test_hundreds_of_open_pages_hold_no_thread_and_never_starve_the_banker(command):
-    status, body = command.call("POST", "/api/games", setup_of(starting_cash=5000))
-    assert status == 201
-    game_id, key = body["id"], body["banker_key"]
-    _, codes = command.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
-    tokens = list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))
+    game_id, key = command.new_game()
+    tokens = command.player_tokens(game_id, key)
     threads_before = threads_of(command.process.pid)
     pages = open_pages(command.port, tokens, PAGES)
     try:

@@ -68,7 +68,9 @@ def encoded(fields: dict) -> bytes:
 
 
 @pytest.fixture
-def table(app):
+def played(app):
+    """A game three have played a little on the banker's client: the client, the game, a
+    player's token and the table screen's."""
     client = app.test_client()
     form = {"edition": "us-classic", "name0": "Ana", "name1": "Bea", "name2": "Cal"}
     game_id = client.post("/new", data=form).headers["Location"].split("/")[2]
@@ -116,8 +118,8 @@ BASES = {
 }
 
 
-def a_post_is_no_server_error(app, table, route, fields, seat=0) -> None:
-    client, game_id, token, _ = table
+def a_post_is_no_server_error(app, played, route, fields, seat=0) -> None:
+    client, game_id, token, _ = played
     before = state_of(app, game_id)
     url = {
         "banker": f"/g/{game_id}/do",
@@ -139,28 +141,28 @@ def a_post_is_no_server_error(app, table, route, fields, seat=0) -> None:
         assert landed.status_code < 500, said
 
 
-def test_every_field_of_a_form_gets_every_nasty_text(app, table):
+def test_every_field_of_a_form_gets_every_nasty_text(app, played):
     """Each field, with each kind of text no field may hold (a lone surrogate, NUL, a
     control, a noncharacter, a huge combining run, a long text), in a form otherwise as a
     route takes it (the routes in turn): never a server error, a refusal in words changes
     nothing, the pages still draw."""
-    client, game_id, _, _ = table
+    client, game_id, _, _ = played
     for n, field in enumerate(FORM_FIELDS):
         for m, value in enumerate(EACH_KIND):
             route = POSTS[(n + m) % len(POSTS)]
-            a_post_is_no_server_error(app, table, route, {**BASES[route], field: value})
+            a_post_is_no_server_error(app, played, route, {**BASES[route], field: value})
         pages_still_draw(app, client, game_id)
 
 
 @given(route=st.sampled_from(POSTS), kind=KIND, fields=FORMS, seat=st.integers(-2, 9))
 @SETTINGS
-def test_no_form_post_is_a_server_error(app, table, route, kind, fields, seat):
-    a_post_is_no_server_error(app, table, route, {**fields, "kind": kind}, seat)
-    pages_still_draw(app, table[0], table[1])
+def test_no_form_post_is_a_server_error(app, played, route, kind, fields, seat):
+    a_post_is_no_server_error(app, played, route, {**fields, "kind": kind}, seat)
+    pages_still_draw(app, played[0], played[1])
 
 
-def a_page_is_no_server_error(app, table, page, fields) -> None:
-    client, game_id, token, table_token = table
+def a_page_is_no_server_error(app, played, page, fields) -> None:
+    client, game_id, token, table_token = played
     url = page.format(game=game_id, token=token, table=table_token)
     said = (url, {k: ascii(v)[:40] for k, v in fields.items()})
     before = state_of(app, game_id)
@@ -171,15 +173,15 @@ def a_page_is_no_server_error(app, table, page, fields) -> None:
     assert state_of(app, game_id) == before, said  # a page only reads
 
 
-def test_every_page_reads_every_nasty_text_in_every_field(app, table):
+def test_every_page_reads_every_nasty_text_in_every_field(app, played):
     """Every field of a query string holds one kind of nasty text at once (a combining run
     of 300 marks: forty fields of 3,000 would be a 700 kB address, which no server reads)."""
     for page in PAGES:
         for value in [*EACH_KIND[:4], "e" + "\u0301" * 300, "x" * 5000]:
-            a_page_is_no_server_error(app, table, page, dict.fromkeys(FORM_FIELDS, value))
+            a_page_is_no_server_error(app, played, page, dict.fromkeys(FORM_FIELDS, value))
 
 
 @given(page=st.sampled_from(PAGES), fields=FORMS)
 @SETTINGS
-def test_no_query_string_is_a_server_error(app, table, page, fields):
-    a_page_is_no_server_error(app, table, page, fields)
+def test_no_query_string_is_a_server_error(app, played, page, fields):
+    a_page_is_no_server_error(app, played, page, fields)
