@@ -45,6 +45,14 @@ def start_game(page: Page, url: str) -> None:
         page.get_by_role("button", name="Start the game").click()
 
 
+def open_game(page: Page, url: str) -> str:
+    """The banker's home page, then their game in its list: the dashboard's address."""
+    page.goto(url + "/")
+    with page.expect_navigation():
+        page.locator(".list a").first.click()
+    return page.url
+
+
 def pad(page: Page, dice: int) -> None:
     """A tap on the dice pad: the turn page of that total opens."""
     page.locator(f'.pad button[value="{dice}"]').click()
@@ -76,7 +84,8 @@ def give_cash(page: Page, who: str, amount: int) -> None:
 
 def player_links(page: Page, live_server: str) -> dict[str, str]:
     """Each player's private link, read on the banker's QR page (opened from the dashboard)."""
-    page.get_by_role("link", name="Players' phones (QR)").click()
+    with page.expect_navigation():  # the codes page, loaded: what is read below is on it
+        page.get_by_role("link", name="Players' phones (QR)").click()
     links = {}
     for code in page.locator(".code").all():
         name = code.locator("h2").inner_text()

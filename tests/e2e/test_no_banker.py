@@ -28,7 +28,8 @@ def start(banker: Page, url: str) -> list[str]:
     banker.get_by_label("Starting cash").fill("400")
     banker.get_by_label(re.compile("Short game")).check()
     banker.get_by_label(re.compile("No banker needed")).check()
-    banker.get_by_role("button", name="Start the game").click()
+    with banker.expect_navigation():
+        banker.get_by_role("button", name="Start the game").click()
     game = re.search(r"/g/([\w-]+)/", banker.url).group(1)
     hands = "&".join(f"hand{s}={i}" for s, deeds in HANDS.items() for i in deeds)
     banker.goto(f"{url}/g/{game}/deal?{hands}")

@@ -8,7 +8,7 @@ import json
 from playwright.sync_api import Browser, Page, expect
 
 from ..servers import SHARED, Server
-from .flows import PHONE, WAIT_MS, own_phone, player_links, start_game
+from .flows import PHONE, WAIT_MS, open_game, own_phone, player_links, start_game
 
 BUDGET = 20_000
 
@@ -75,9 +75,7 @@ def test_the_player_page_follows_the_game_live_and_after_the_network_drops(
     start_game(phone, live_server)
     links = player_links(phone, live_server)
     bea = own_phone(browser, links["Bea"])
-    phone.goto(live_server + "/")
-    phone.locator(".list a").first.click()
-    dashboard = phone.url
+    dashboard = open_game(phone, live_server)
 
     def pay_bea(amount: int) -> None:
         phone.goto(dashboard + f"money?kind=bank_pay&player=1&amount={amount}")
@@ -107,9 +105,8 @@ def test_live_updates_cross_worker_processes(browser: Browser, tmp_path, databas
         path = links["Bea"][links["Bea"].index("/p/") :]
         bea = own_phone(browser, player_url + path)
         expect(bea.locator("#balance")).to_have_text("$1,500")
-        banker.goto(banker_url + "/")
-        banker.locator(".list a").first.click()
-        banker.goto(banker.url + "money?kind=bank_pay&player=1&amount=75")
+        dashboard = open_game(banker, banker_url)
+        banker.goto(dashboard + "money?kind=bank_pay&player=1&amount=75")
         banker.get_by_role("button", name="The bank pays Bea $75").click()
         expect(bea.locator("#balance")).to_have_text("$1,575")
     finally:
