@@ -10,6 +10,7 @@ of its tier from its folder (`browser`, `server`), and `slow` where it is marked
 
 from __future__ import annotations
 
+import os
 import uuid
 
 import pytest
@@ -25,6 +26,12 @@ settings.register_profile(
 )
 settings.register_profile(THOROUGH, deadline=None, suppress_health_check=SLOW_IS_FINE)
 settings.load_profile(PROFILE)
+
+# Every app and server of the suite signs with this key (the environment passes it on to the
+# servers it starts): none makes instance/secret_key in the checkout, and none races another
+# process to make it there (two test processes starting at once on a fresh clone). The tests
+# of the key file itself remove it (test_config.py, test_hosting.py, test_wheel.py).
+os.environ.setdefault("SECRET_KEY", "the tests' key, not a secret")
 
 
 class Databases:
