@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from ..support import US2008, setup_of
@@ -47,6 +48,7 @@ def cash(phone: Page):
     return phone.locator("#balance")
 
 
+@pytest.mark.slow  # a whole game, tap by tap on three phones
 def test_r1_sg3_a_whole_short_game_played_from_the_players_phones(browser: Browser, live_server):
     banker = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
     links = start(banker, live_server)

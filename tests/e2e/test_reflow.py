@@ -10,6 +10,8 @@ from playwright.sync_api import Browser, Page
 from .flows import PHONE
 from .tour import Tour, grown_game
 
+pytestmark = pytest.mark.slow  # every page, six times over
+
 PHONE_WIDTH = PHONE["width"]
 
 

@@ -15,6 +15,8 @@ import pytest
 
 from ..servers import HANG_GUARD, Server
 
+pytestmark = pytest.mark.slow  # 300 open pages
+
 PAGES = 300
 
 

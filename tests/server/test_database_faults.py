@@ -21,6 +21,8 @@ import pytest
 from ..servers import Server
 from ..support import setup_of
 
+pytestmark = pytest.mark.slow  # a PostgreSQL of its own, stopped and frozen
+
 BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
 CI = bool(os.environ.get("CI"))
 

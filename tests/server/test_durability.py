@@ -6,11 +6,14 @@ from __future__ import annotations
 import http.client
 import threading
 
+import pytest
 from tablebank import create_app
 from tablebank.bank import replayed_state
 from tablebank.models import Game, db
 
 from ..servers import eventually
+
+pytestmark = pytest.mark.slow  # a server killed mid-game and booted again
 
 
 def test_a_server_killed_mid_game_keeps_every_action_it_answered_as_done(own_server):

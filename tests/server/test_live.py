@@ -12,6 +12,8 @@ from tablebank.live import heard
 
 from ..servers import HANG_GUARD, Server
 
+pytestmark = pytest.mark.slow  # up to four servers at once
+
 
 class Stream:
     """A player's page as the browser holds it: an open Server-Sent Events stream."""

@@ -7,9 +7,12 @@ from __future__ import annotations
 import http.client
 import re
 
+import pytest
 import requests
 
 from ..servers import HANG_GUARD, Server
+
+pytestmark = pytest.mark.slow  # streams held open until the server ends them
 
 
 class Stream:

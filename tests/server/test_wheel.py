@@ -24,6 +24,8 @@ from tablebank import ROOT
 from ..servers import HANG_GUARD, Server
 from ..support import POSTGRES, setup_of
 
+pytestmark = pytest.mark.slow  # a wheel built and installed in a venv of its own
+
 HEAD = ScriptDirectory(str(ROOT / "migrations")).get_current_head()
 NOT_SOURCES = (".git", ".venv*", "build", "dist", "instance", "*.egg-info", "__pycache__")
 NOT_SOURCES += (".pytest_cache", ".hypothesis", ".ruff_cache")
