@@ -107,24 +107,34 @@ def close_app(app) -> None:
 
 @pytest.fixture(scope="session")
 def migrated(tmp_path_factory):
-    """A database whose schema the app has made, once for the session: on SQLite a file that
-    each test copies; on PostgreSQL the database every in-process test uses, emptied before
-    each (a new database there costs a second: CREATE, the migrations, DROP)."""
+    """A database whose schema the app has made, once for the session, and the schema's
+    version: on SQLite a file that each test copies; on PostgreSQL the database every
+    in-process test uses, emptied before each (a new database there costs a second: CREATE,
+    the migrations, DROP)."""
+    from sqlalchemy import text
+    from tablebank.models import db
+
     databases = Databases()
     url = databases.fresh(tmp_path_factory.mktemp("migrated"))
-    close_app(start_app(url))
-    yield url
+    app = start_app(url)
+    with app.app_context():
+        head = db.session.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    close_app(app)
+    yield url, head
     databases.drop()
 
 
-def emptied(url: str, folder) -> str:
+def emptied(migrated: tuple[str, str], folder) -> str:
     """A database with the schema and no rows, for one test: a copy of `url` (SQLite), or
-    `url` itself with every table emptied and every other connection to it ended."""
+    `url` itself with every other connection to it ended, every table emptied and the
+    schema's version put back (a test may change it). A test that changes the schema itself
+    makes a database of its own (`database_url`)."""
     import sqlite3
 
     from sqlalchemy import create_engine, make_url, text
     from tablebank.config import database_url
 
+    url, head = migrated
     if not POSTGRES:
         copy = folder / f"{uuid.uuid4().hex[:8]}.sqlite"
         with sqlite3.connect(make_url(url).database) as source, sqlite3.connect(copy) as target:
@@ -147,6 +157,10 @@ def emptied(url: str, folder) -> str:
             )
         ).scalars()
         connection.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+        connection.execute(text("DELETE FROM alembic_version"))
+        connection.execute(
+            text("INSERT INTO alembic_version (version_num) VALUES (:head)"), {"head": head}
+        )
     engine.dispose()
     return url
 

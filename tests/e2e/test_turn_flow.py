@@ -114,7 +114,8 @@ def test_c1_c2_a_card_in_two_taps_and_money_in_three(phone: Page, live_server):
     expect(balance(phone, 0)).to_have_text("$1,700")
     expect(phone.locator(".turn")).to_contain_text("Ana's turn")  # doubles: again
 
-    phone.locator(".balances a.balance").nth(0).click()
+    with phone.expect_navigation():  # Ana's card, loaded before it is measured
+        phone.locator(".balances a.balance").nth(0).click()
     no_sideways_scroll(phone)
     phone.get_by_label("Ana pays Bea").check()
     phone.get_by_role("button", name="$50", exact=True).click()
