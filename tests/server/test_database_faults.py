@@ -19,9 +19,13 @@ from pathlib import Path
 import pytest
 
 from ..servers import Server
-from ..support import setup_of
+from ..support import POSTGRES, setup_of
 
-pytestmark = pytest.mark.slow  # a PostgreSQL of its own, stopped and frozen
+pytestmark = [
+    pytest.mark.slow,  # a PostgreSQL of its own, stopped and frozen
+    # The same whatever the database under test: run once, in the pass on SQLite (CI's first).
+    pytest.mark.skipif(POSTGRES, reason="its own PostgreSQL: run in the pass on SQLite"),
+]
 
 BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
 CI = bool(os.environ.get("CI"))
