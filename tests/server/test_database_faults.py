@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from ..servers import Server
+from ..servers import HANG_GUARD, Server
 from ..support import POSTGRES, setup_of
 
 pytestmark = [
@@ -47,7 +47,7 @@ class Cluster:
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def run(self, *command: str) -> None:
-        done = subprocess.run(as_postgres(*command), capture_output=True, text=True, timeout=60)
+        done = subprocess.run(as_postgres(*command), capture_output=True, text=True, timeout=HANG_GUARD)
         assert done.returncode == 0, done.stderr
 
     def create(self) -> None:

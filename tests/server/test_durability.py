@@ -11,7 +11,7 @@ from tablebank import create_app
 from tablebank.bank import replayed_state
 from tablebank.models import Game, db
 
-from ..servers import eventually
+from ..servers import HANG_GUARD, eventually
 
 pytestmark = pytest.mark.slow  # a server killed mid-game and booted again
 
@@ -41,7 +41,7 @@ def test_a_server_killed_mid_game_keeps_every_action_it_answered_as_done(own_ser
     server.kill()  # master and workers, mid-request
     stop.set()
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=HANG_GUARD)
 
     server.restart()
     status, history = server.call("GET", f"/api/games/{game_id}/actions", key=key)
