@@ -47,7 +47,9 @@ class Cluster:
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def run(self, *command: str) -> None:
-        done = subprocess.run(as_postgres(*command), capture_output=True, text=True, timeout=HANG_GUARD)
+        done = subprocess.run(
+            as_postgres(*command), capture_output=True, text=True, timeout=HANG_GUARD
+        )
         assert done.returncode == 0, done.stderr
 
     def create(self) -> None:
