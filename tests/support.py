@@ -1,14 +1,37 @@
-"""What tests share that needs neither Flask nor a database: the product's editions, a game's
-setup, board constants, and `Table`, a game in the rules core played the way a table plays
-it. (The rules tests run with only pytest and hypothesis installed: see .ci/run.)"""
+"""What tests share that needs neither Flask nor a database: the database under test, the
+hypothesis profile, the product's editions, a game's setup, board constants, and `Table`, a
+game in the rules core played the way a table plays it. (The rules tests run with only pytest
+and hypothesis installed: see .ci/run.)"""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 from tablebank.edition_files import load_editions
 from tablebank.rules import RuleError, apply, new_game
 from tablebank.rules.moves import waits
 from tablebank.rules.state import GameState
+
+# The database server under test: PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) names
+# one, else SQLite files.
+SERVER = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL") or ""
+POSTGRES = SERVER.startswith(("postgres://", "postgresql"))
+
+# The hypothesis profile (tests/conftest.py registers both): `quick`, the default, tries the
+# same few examples every run, so the suite stays fast and a failure is never luck; `thorough`
+# (HYPOTHESIS_PROFILE=thorough, for CI's long job and bench/random_play.py) tries many new ones.
+QUICK, THOROUGH = "quick", "thorough"
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", QUICK)
+if PROFILE not in (QUICK, THOROUGH):
+    raise ValueError(f"HYPOTHESIS_PROFILE is {QUICK} (the default) or {THOROUGH}, not {PROFILE!r}")
+
+
+def examples(quick: int, thorough: int) -> int:
+    """How many examples a hypothesis test tries in the profile under way. FUZZ_EXAMPLES sets
+    the fuzzers' count outright (tests/server/test_fuzz_*.py)."""
+    return thorough if PROFILE == THOROUGH else quick
+
 
 ALL_EDITIONS = load_editions()
 US = ALL_EDITIONS["us-classic"]
@@ -23,6 +46,7 @@ PACIFIC, PENNSYLVANIA, PARK_PLACE, BOARDWALK = 31, 34, 37, 39
 RAILROADS = (5, 15, 25, 35)
 BROWN = (MEDITERRANEAN, BALTIC)
 LIGHT_BLUE = (ORIENTAL, VERMONT, CONNECTICUT)
+ORANGE = (16, 18, 19)
 GREEN = (PACIFIC, 32, PENNSYLVANIA)
 DARK_BLUE = (PARK_PLACE, BOARDWALK)
 

@@ -10,11 +10,12 @@ import urllib.request
 
 from playwright.sync_api import Browser, Page
 
-from ..support import ALL_EDITIONS, setup_of
+from ..servers import HANG_GUARD
+from ..support import setup_of
 
+WAIT_MS = HANG_GUARD * 1000  # Playwright's waits give up after the hang guard, never sooner
 PHONE = {"width": 390, "height": 844}
 NARROW = {"width": 360, "height": 780}
-US = ALL_EDITIONS["us-classic"]
 
 
 # -- what a person reads ---------------------------------------------------------------------
@@ -34,12 +35,22 @@ def no_sideways_scroll(page: Page, width: int = PHONE["width"]) -> None:
 
 
 def start_game(page: Page, url: str) -> None:
-    """A classic game of Ana and Bea, started on the new-game page; the dashboard opens."""
+    """A classic game of Ana and Bea, started on the new-game page; the dashboard opens. (A
+    tap on the dice pad's doubles toggle before its script runs is lost: static/app.js.)"""
     page.goto(url + "/")
     page.get_by_role("link", name="New game").click()
     page.get_by_label("Name of player 1").fill("Ana")
     page.get_by_label("Name of player 2").fill("Bea")
-    page.get_by_role("button", name="Start the game").click()
+    with page.expect_navigation():  # until the dashboard has loaded, its scripts included
+        page.get_by_role("button", name="Start the game").click()
+
+
+def open_game(page: Page, url: str) -> str:
+    """The banker's home page, then their game in its list: the dashboard's address."""
+    page.goto(url + "/")
+    with page.expect_navigation():
+        page.locator(".list a").first.click()
+    return page.url
 
 
 def pad(page: Page, dice: int) -> None:
@@ -73,7 +84,8 @@ def give_cash(page: Page, who: str, amount: int) -> None:
 
 def player_links(page: Page, live_server: str) -> dict[str, str]:
     """Each player's private link, read on the banker's QR page (opened from the dashboard)."""
-    page.get_by_role("link", name="Players' phones (QR)").click()
+    with page.expect_navigation():  # the codes page, loaded: what is read below is on it
+        page.get_by_role("link", name="Players' phones (QR)").click()
     links = {}
     for code in page.locator(".code").all():
         name = code.locator("h2").inner_text()

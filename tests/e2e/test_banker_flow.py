@@ -6,7 +6,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .flows import US, balance, land, no_sideways_scroll, start_game
+from ..support import US
+from .flows import balance, land, no_sideways_scroll, start_game
 
 BOARDWALK = US.spaces[39]
 

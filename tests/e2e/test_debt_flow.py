@@ -9,7 +9,8 @@ import re
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from .flows import US, Api, balance, own_phone, pad
+from ..support import US
+from .flows import Api, balance, own_phone, pad
 
 LIGHT_BLUE, VERMONT = (6, 8, 9), 8
 DARK_BLUE_AND_GREENS = (37, 39, 31, 32)  # Park Place, Boardwalk, Pacific, North Carolina

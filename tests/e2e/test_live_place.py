@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import PHONE
-from .test_banker_flow import start_game
-from .test_table_flows import player_links
+from .flows import PHONE, player_links, start_game
 
 
 def open_phone(browser: Browser, url: str) -> Page:

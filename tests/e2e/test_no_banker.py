@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from ..support import US2008, setup_of
@@ -28,7 +29,8 @@ def start(banker: Page, url: str) -> list[str]:
     banker.get_by_label("Starting cash").fill("400")
     banker.get_by_label(re.compile("Short game")).check()
     banker.get_by_label(re.compile("No banker needed")).check()
-    banker.get_by_role("button", name="Start the game").click()
+    with banker.expect_navigation():
+        banker.get_by_role("button", name="Start the game").click()
     game = re.search(r"/g/([\w-]+)/", banker.url).group(1)
     hands = "&".join(f"hand{s}={i}" for s, deeds in HANDS.items() for i in deeds)
     banker.goto(f"{url}/g/{game}/deal?{hands}")
@@ -46,6 +48,7 @@ def cash(phone: Page):
     return phone.locator("#balance")
 
 
+@pytest.mark.slow  # a whole game, tap by tap on three phones
 def test_r1_sg3_a_whole_short_game_played_from_the_players_phones(browser: Browser, live_server):
     banker = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
     links = start(banker, live_server)

@@ -4,46 +4,55 @@ network drops (headless Chromium, 390x844)."""
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from .flows import PHONE, own_phone, player_links, start_game
+from ..servers import SHARED, Server
+from .flows import PHONE, WAIT_MS, open_game, own_phone, player_links, start_game
 
 BUDGET = 20_000
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def transferred_bytes(browser: Browser, url: str) -> tuple[int, list[str]]:
-    """Bytes on the wire for a first visit, as Chromium's network log counts them."""
+    """Bytes on the wire for a first visit, as Chromium's network log counts them, once the
+    page has loaded, its live stream is open (its answer has begun) and its icon has loaded."""
     context = browser.new_context(viewport=PHONE, is_mobile=True)
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     sizes: dict[str, int] = {}
     urls: dict[str, str] = {}
+    finished: set[str] = set()
+    answered: set[str] = set()
+
+    def received(event: dict) -> None:
+        sizes[event["requestId"]] = sizes.get(event["requestId"], 0) + event["encodedDataLength"]
+
+    def loaded(event: dict) -> None:
+        finished.add(event["requestId"])
+        sizes[event["requestId"]] = max(
+            sizes.get(event["requestId"], 0), int(event["encodedDataLength"])
+        )
+
     cdp.on(
         "Network.requestWillBeSent", lambda e: urls.setdefault(e["requestId"], e["request"]["url"])
     )
-    cdp.on(
-        "Network.dataReceived",
-        lambda e: sizes.__setitem__(
-            e["requestId"], sizes.get(e["requestId"], 0) + e["encodedDataLength"]
-        ),
-    )
-    cdp.on(
-        "Network.loadingFinished",
-        lambda e: sizes.__setitem__(
-            e["requestId"], max(sizes.get(e["requestId"], 0), int(e["encodedDataLength"]))
-        ),
-    )
+    cdp.on("Network.responseReceived", lambda e: answered.add(e["requestId"]))
+    cdp.on("Network.dataReceived", received)
+    cdp.on("Network.loadingFinished", loaded)
     page.goto(url)
-    page.wait_for_timeout(1500)  # the live stream opens and the icon and manifest load
+
+    def settled() -> bool:
+        stream = [r for r, u in urls.items() if "/live" in u]
+        others = [r for r in urls if r not in stream]
+        icon = any(urls[r].endswith(".png") for r in finished if r in urls)
+        return bool(stream) and stream[0] in answered and icon and set(others) <= finished
+
+    waited = 0
+    while not settled():  # Playwright hands over the network's events while a page waits
+        assert waited < WAIT_MS, f"the stream or the icon never came: {sorted(urls.values())}"
+        page.wait_for_timeout(50)
+        waited += 50
     context.close()
     return sum(sizes.values()), sorted(urls.values())
 
@@ -66,9 +75,7 @@ def test_the_player_page_follows_the_game_live_and_after_the_network_drops(
     start_game(phone, live_server)
     links = player_links(phone, live_server)
     bea = own_phone(browser, links["Bea"])
-    phone.goto(live_server + "/")
-    phone.locator(".list a").first.click()
-    dashboard = phone.url
+    dashboard = open_game(phone, live_server)
 
     def pay_bea(amount: int) -> None:
         phone.goto(dashboard + f"money?kind=bank_pay&player=1&amount={amount}")
@@ -77,10 +84,10 @@ def test_the_player_page_follows_the_game_live_and_after_the_network_drops(
     pay_bea(100)
     expect(bea.locator("#balance")).to_have_text("$1,600")
     bea.context.set_offline(True)
+    bea.wait_for_function("!navigator.onLine")  # the page knows its network is gone
     pay_bea(50)
-    bea.wait_for_timeout(500)
     bea.context.set_offline(False)
-    expect(bea.locator("#balance")).to_have_text("$1,650", timeout=15_000)
+    expect(bea.locator("#balance")).to_have_text("$1,650")
     assert bea.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload
     bea.context.close()
 
@@ -89,46 +96,22 @@ def test_live_updates_cross_worker_processes(browser: Browser, tmp_path, databas
     """Two server processes on one database: the banker on one, the player's page on the
     other; the page follows the banker without a reload."""
     db_url = database_url(tmp_path)
-    servers = [start_server(db_url) for _ in range(2)]
+    servers = [Server(db_url, env=SHARED).start_command() for _ in range(2)]
     try:
-        (_, banker_url), (_, player_url) = servers
+        banker_url, player_url = (server.url for server in servers)
         banker = browser.new_context(viewport=PHONE).new_page()
         start_game(banker, banker_url)
         links = player_links(banker, banker_url)
         path = links["Bea"][links["Bea"].index("/p/") :]
         bea = own_phone(browser, player_url + path)
         expect(bea.locator("#balance")).to_have_text("$1,500")
-        banker.goto(banker_url + "/")
-        banker.locator(".list a").first.click()
-        banker.goto(banker.url + "money?kind=bank_pay&player=1&amount=75")
+        dashboard = open_game(banker, banker_url)
+        banker.goto(dashboard + "money?kind=bank_pay&player=1&amount=75")
         banker.get_by_role("button", name="The bank pays Bea $75").click()
         expect(bea.locator("#balance")).to_have_text("$1,575")
-        bea.context.close()
-        banker.context.close()
     finally:
-        for process, _ in servers:
-            process.terminate()
-            process.wait(timeout=10)
-
-
-def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
-    """The README's `tablebank` command (one gevent process) on this database."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "tablebank.cli", "--host", "127.0.0.1", "--port", str(port)]
-    process = subprocess.Popen(
-        command, cwd=ROOT, env={**os.environ, "DATABASE_URL": db_url}, stdout=subprocess.DEVNULL
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return process, f"http://127.0.0.1:{port}"
-        except OSError:
-            time.sleep(0.1)
-    process.terminate()
-    raise RuntimeError("the server did not start")
+        for server in servers:
+            server.close()
 
 
 def test_no_page_scrolls_sideways_on_a_360_px_phone(browser: Browser, live_server):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .flows import US, Api, balance, no_sideways_scroll
+from ..support import US
+from .flows import Api, balance, no_sideways_scroll
 
 GREENS = list(US.groups["green"].deeds)
 GREEN_HOUSE = US.groups["green"].house_price

@@ -7,9 +7,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page
 
+from .flows import PHONE
 from .tour import Tour, grown_game
 
-PHONE_WIDTH = 390
+pytestmark = pytest.mark.slow  # every page, six times over
+
+PHONE_WIDTH = PHONE["width"]
 
 
 @pytest.fixture

@@ -7,7 +7,18 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from .flows import PHONE, US, balance, buy, give_cash, land, own_phone, player_links, start_game
+from ..support import US
+from .flows import (
+    PHONE,
+    balance,
+    buy,
+    give_cash,
+    land,
+    open_game,
+    own_phone,
+    player_links,
+    start_game,
+)
 
 BLUE_HOUSE = US.groups["dark_blue"].house_price
 
@@ -63,8 +74,7 @@ def test_p1_two_players_bid_from_their_own_phones_and_see_it_live(
     ana = own_phone(browser, links["Ana"])
     bea = own_phone(browser, links["Bea"])
 
-    phone.goto(live_server + "/")
-    phone.locator(".list a").first.click()
+    open_game(phone, live_server)
     land(phone, "Ana", "Boardwalk")
     phone.get_by_role("button", name="Ana declines Boardwalk").click()
     expect(phone.locator(".auction .lot")).to_have_text("Boardwalk")

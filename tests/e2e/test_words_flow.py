@@ -11,17 +11,8 @@ from zoneinfo import ZoneInfo
 
 from playwright.sync_api import Browser, Page, expect
 
-from .flows import (
-    PHONE,
-    US,
-    Api,
-    land,
-    no_sideways_scroll,
-    own_phone,
-    pad,
-    player_links,
-    start_game,
-)
+from ..support import US
+from .flows import PHONE, Api, land, no_sideways_scroll, own_phone, pad, player_links, start_game
 
 CONTRAST = """e => {
   const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
@@ -104,12 +95,15 @@ def test_lost_phone_asks_first_and_the_old_link_then_says_what_to_do(
     phone.locator("#seat1").get_by_role("link", name="Lost phone: new link…").click()
     expect(phone.locator("h1")).to_contain_text("A new link for Bea?")
     phone.get_by_role("link", name="Cancel: keep the current link").click()
-    bea = own_phone(browser, links["Bea"])
+    bea = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    with bea.expect_response(re.compile(r"/live\?")):  # Bea's page, its live stream open
+        bea.goto(links["Bea"])
     expect(bea.locator("#balance")).to_have_text("$1,500")  # nothing changed
     phone.locator("#seat1").get_by_role("link", name="Lost phone: new link…").click()
     phone.get_by_role("button", name="Yes: a new link for Bea").click()
     expect(phone.get_by_role("status")).to_contain_text("New link for Bea")
-    bea.reload()
+    # The stream says the link is gone and the page reloads by itself (a reload of ours at
+    # that moment would race it): it says what to do.
     expect(bea.locator("h1")).to_have_text("This player link no longer works")
     expect(bea.locator(".todo")).to_contain_text("Ask the banker for your new code")
     no_sideways_scroll(bea)

@@ -268,9 +268,7 @@ def test_retention_deletes_finished_and_idle_games_only(client, app):
 def test_a_real_server_imports_off_its_event_loop_and_refuses_in_words(server):
     """gunicorn's gevent workers replay an import in a thread of gevent's pool: the same
     game comes back, and a refusal is words to the client, not a traceback in the log."""
-    from .conftest import new_game
-
-    game_id, key = new_game(server)
+    game_id, key = server.new_game()
     for action in ({"kind": "bank_pay", "player": 0, "amount": 100}, {"kind": "undo"}):
         assert server.call("POST", f"/api/games/{game_id}/actions", action, key=key)[0] == 201
     status, data = server.call("GET", f"/api/games/{game_id}/export", key=key)

@@ -4,12 +4,12 @@ bad amount, deed or player is refused with a message in words, and nothing chang
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from tablebank.models import Game, db
 
 from ..support import setup_of
+from ..tables import refusal, refused_with_words, snapshot
 
 BAD_AMOUNTS = [-5, 0, 10**12, 12.5, "ten", "", None, True, [5], {"n": 5}, "1e3", "5.0"]
 
@@ -27,29 +27,6 @@ def games(client):
     game = client.post(url, json=bought, headers=headers).get_json()["game"]
     assert game["deeds"][-1]["owner"] == 0 and game["turn"]["seat"] == 1
     return created, other
-
-
-def snapshot(app, game_id) -> tuple[int, dict]:
-    with app.app_context():
-        game = db.session.get(Game, game_id)
-        found = (game.version, game.state)
-        db.session.remove()
-    return found
-
-
-def refusal(page) -> str:
-    """The red banner a page shows after a refused action."""
-    assert page.status_code == 200
-    found = re.search(r'<div class="flash error" role="alert">([^<]+)</div>', page.text)
-    assert found, page.text[:2000]
-    return found.group(1)
-
-
-def refused_with_words(response, status=(400, 422)) -> str:
-    assert response.status_code in status, response.get_data(as_text=True)
-    message = response.get_json()["error"]
-    assert isinstance(message, str) and len(message) > 5
-    return message
 
 
 @pytest.mark.parametrize("amount", BAD_AMOUNTS)

@@ -6,14 +6,8 @@ from __future__ import annotations
 import pytest
 from tablebank.models import Action, Game, db
 
-from ..conftest import setup_of
-from .test_bad_input import refused_with_words, snapshot
-
-
-@pytest.fixture
-def game(client):
-    created = client.post("/api/games", json=setup_of()).get_json()
-    return created["id"], {"X-Banker-Key": created["banker_key"]}
+from ..support import setup_of
+from ..tables import refused_with_words, snapshot
 
 
 def post_raw(client, url, text, headers):
@@ -48,8 +42,8 @@ def post_raw(client, url, text, headers):
         '{"kind": "bank_pay", "player": 0, "amount": 5, "note": "a\\u0000b"}',
     ],
 )
-def test_a_bad_body_is_refused_with_words_and_changes_nothing(client, app, game, text):
-    game_id, headers = game
+def test_a_bad_body_is_refused_with_words_and_changes_nothing(client, app, api_game, text):
+    game_id, headers = api_game
     before = snapshot(app, game_id)
     meta = isinstance(text, str) and ("expected_version" in text or "idempotency" in text)
     paths = ["actions"] if meta else ["actions", "preview"]
@@ -59,8 +53,8 @@ def test_a_bad_body_is_refused_with_words_and_changes_nothing(client, app, game,
     assert snapshot(app, game_id) == before
 
 
-def test_only_the_known_fields_of_an_action_are_stored(client, app, game):
-    game_id, headers = game
+def test_only_the_known_fields_of_an_action_are_stored(client, app, api_game):
+    game_id, headers = api_game
     junk = "x" * 3_000  # within the bound on any one text (inputs.TEXT_MAX)
     action = {"kind": "bank_pay", "player": "0", "amount": 5, "junk": junk, "note": "tea"}
     done = client.post(f"/api/games/{game_id}/actions", json=action, headers=headers)
@@ -132,8 +126,8 @@ def test_form_fields_are_read_as_numbers_and_stored_as_numbers(client, app):
         assert [p["cash"] for p in game.state["players"]] == [2000, 2050]
 
 
-def test_a_nul_character_or_a_huge_page_number_in_an_address_is_no_error(client, game):
-    game_id, headers = game
+def test_a_nul_character_or_a_huge_page_number_in_an_address_is_no_error(client, api_game):
+    game_id, headers = api_game
     assert client.get("/api/games/a%00b", headers=headers).status_code == 404
     assert client.get("/g/a%00b/").status_code == 404
     assert client.get("/p/a%00b").status_code == 404

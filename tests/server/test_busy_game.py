@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from .conftest import Server, new_game
+from ..servers import Server
 
 # PostgreSQL waits a second for a lock: without turns, the writers that wait for the
 # game's row lock at once (each holding a pooled connection) pass that and are answered 503.
@@ -19,14 +19,13 @@ WRITERS, EACH = 80, 2
 
 @pytest.fixture
 def crowded(tmp_path, database_url):
-    server = Server(database_url(tmp_path), workers=2, env=CROWDED)
-    server.start()
+    server = Server(database_url(tmp_path), workers=2, env=CROWDED).start()
     yield server
     server.close()
 
 
 def test_parallel_writers_on_one_game_are_all_answered_exactly_once(crowded):
-    game_id, key = new_game(crowded)
+    game_id, key = crowded.new_game()
     path = f"/api/games/{game_id}/actions"
     statuses: list[int] = []
     sent: list[dict] = []

@@ -10,7 +10,7 @@ import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-from .conftest import new_game
+from ..servers import HANG_GUARD
 
 
 def together(count: int, call) -> list:
@@ -19,7 +19,7 @@ def together(count: int, call) -> list:
 
 
 def test_a_double_tap_or_retry_with_one_key_is_applied_exactly_once(server):
-    game_id, key = new_game(server)
+    game_id, key = server.new_game()
     body = {"kind": "pass_go", "player": 0, "idempotency_key": "tap-7"}
     answers = together(
         16, lambda _: server.call("POST", f"/api/games/{game_id}/actions", body, key)
@@ -31,7 +31,7 @@ def test_a_double_tap_or_retry_with_one_key_is_applied_exactly_once(server):
 
 
 def test_actions_from_many_devices_are_applied_one_at_a_time_and_none_lost(server):
-    game_id, key = new_game(server)
+    game_id, key = server.new_game()
     pay = {"kind": "transfer", "from": 0, "to": 1, "amount": 10}
     answers = together(40, lambda n: server.call("POST", f"/api/games/{game_id}/actions", pay, key))
     assert [status for status, _ in answers] == [201] * 40
@@ -45,7 +45,7 @@ def test_actions_from_many_devices_are_applied_one_at_a_time_and_none_lost(serve
 
 
 def test_a_call_made_on_a_stale_state_is_refused_not_applied_twice(server):
-    game_id, key = new_game(server)
+    game_id, key = server.new_game()
     body = {"kind": "pass_go", "player": 2, "expected_version": 0}
     answers = together(
         12, lambda _: server.call("POST", f"/api/games/{game_id}/actions", body, key)
@@ -59,7 +59,7 @@ def test_a_call_made_on_a_stale_state_is_refused_not_applied_twice(server):
 
 
 def test_games_side_by_side_each_keep_their_own_order(server):
-    games = [new_game(server) for _ in range(6)]
+    games = [server.new_game() for _ in range(6)]
 
     def pay(n):
         game_id, key = games[n % len(games)]
@@ -75,14 +75,14 @@ def test_games_side_by_side_each_keep_their_own_order(server):
 
 def test_a_double_tap_on_a_page_s_button_is_applied_once(server):
     """The banker's phone, CSRF on as in production: the same form sent eight times at once."""
-    game_id, key = new_game(server)
+    game_id, key = server.new_game()
     jar = http.cookiejar.CookieJar()
     phone = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect)
 
     def visit(path: str, form: dict | None = None) -> tuple[int, str]:
         data = urllib.parse.urlencode(form).encode() if form else None
         try:
-            with phone.open(server.url + path, data=data, timeout=30) as answer:
+            with phone.open(server.url + path, data=data, timeout=HANG_GUARD) as answer:
                 return answer.status, answer.read().decode()
         except urllib.error.HTTPError as answer:
             return answer.code, ""

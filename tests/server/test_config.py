@@ -78,6 +78,7 @@ def test_instance_config_then_environment_then_overrides(tmp_path, clean_env):
 
 def test_create_app_reads_database_url_from_the_environment(tmp_path, clean_env):
     clean_env.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
+    clean_env.setenv("TABLEBANK_INSTANCE", str(tmp_path / "instance"))  # not the checkout's
     app = create_app()
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'env.sqlite'}"
     assert (tmp_path / "env.sqlite").exists()  # and upgraded it to the newest schema

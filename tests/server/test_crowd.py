@@ -5,21 +5,17 @@ lifted and every wait is a hang guard, so a loaded machine never fails the test.
 
 from __future__ import annotations
 
-import os
 import re
 import selectors
 import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from tablebank.paths import ROOT
 
-from ..support import setup_of
-from .conftest import Server
+from ..servers import HANG_GUARD, Server
+
+pytestmark = pytest.mark.slow  # 300 open pages
 
 PAGES = 300
 
@@ -27,35 +23,11 @@ PAGES = 300
 @pytest.fixture
 def command(tmp_path, database_url):
     """`tablebank --host 127.0.0.1 --port P` on a fresh database."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    running = Server(database_url(tmp_path))  # for its call(); started here, not by gunicorn
-    running.port, running.url = port, f"http://127.0.0.1:{port}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": running.db_url,
-        "TABLEBANK_LIVE_SWEEP_SECONDS": "3600",
-        "TABLEBANK_REQUEST_DEADLINE": "120",  # no 503 for a slow machine: not what is tested
+    settings = {
+        "TABLEBANK_REQUEST_DEADLINE": "600",  # no 503 for a slow machine: not what is tested
         "TABLEBANK_CONNECTIONS_PER_CLIENT": "1000",  # every page comes from 127.0.0.1 here
     }
-    tablebank = Path(sys.executable).with_name("tablebank")
-    program = [str(tablebank)] if tablebank.exists() else [sys.executable, "-m", "tablebank.cli"]
-    running.process = subprocess.Popen(
-        [*program, "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=running.log,
-        start_new_session=True,
-    )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(running.url + "/api/editions", timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        running.close()
-        pytest.fail(f"tablebank did not start:\n{running.errors()}")
+    running = Server(database_url(tmp_path), env=settings).start_command()
     yield running
     running.close()
 
@@ -69,22 +41,22 @@ def open_pages(port: int, tokens: list[str], count: int) -> list[socket.socket]:
     """`count` live pages, each open once the server has sent its stream's first bytes."""
     pages = []
     for n in range(count):
-        page = socket.create_connection(("127.0.0.1", port), timeout=120)
+        page = socket.create_connection(("127.0.0.1", port), timeout=HANG_GUARD)
         request = f"GET /p/{tokens[n % len(tokens)]}/live?v=0 HTTP/1.1\r\nHost: table\r\n\r\n"
         page.sendall(request.encode())
         pages.append(page)
-    assert read_until_all_hear(pages, b"retry:", seconds=120) == count
+    assert read_until_all_hear(pages, b"retry:") == count
     return pages
 
 
-def read_until_all_hear(pages: list[socket.socket], news: bytes, seconds: float) -> int:
-    """How many pages received `news` within `seconds`."""
+def read_until_all_hear(pages: list[socket.socket], news: bytes) -> int:
+    """How many pages received `news` (all of them, unless the server hangs)."""
     heard: dict[socket.socket, bytes] = {page: b"" for page in pages}
     waiting = selectors.DefaultSelector()
     for page in pages:
         page.setblocking(False)
         waiting.register(page, selectors.EVENT_READ)
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + HANG_GUARD
     done = set()
     while len(done) < len(pages) and time.monotonic() < deadline:
         for ready, _ in waiting.select(timeout=0.2):
@@ -99,11 +71,8 @@ def read_until_all_hear(pages: list[socket.socket], news: bytes, seconds: float)
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
 def test_hundreds_of_open_pages_hold_no_thread_and_never_starve_the_banker(command):
-    status, body = command.call("POST", "/api/games", setup_of(starting_cash=5000))
-    assert status == 201
-    game_id, key = body["id"], body["banker_key"]
-    _, codes = command.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
-    tokens = list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))
+    game_id, key = command.new_game()
+    tokens = command.player_tokens(game_id, key)
     threads_before = threads_of(command.process.pid)
     pages = open_pages(command.port, tokens, PAGES)
     try:
@@ -111,7 +80,7 @@ def test_hundreds_of_open_pages_hold_no_thread_and_never_starve_the_banker(comma
         pay = {"kind": "bank_pay", "player": 0, "amount": 1}
         status, done = command.call("POST", f"/api/games/{game_id}/actions", pay, key)
         assert status == 201 and done["seq"] == 1  # the banker is answered at once
-        assert read_until_all_hear(pages, b"id: 1\n", seconds=120) == PAGES
+        assert read_until_all_hear(pages, b"id: 1\n") == PAGES
     finally:
         for page in pages:
             page.close()

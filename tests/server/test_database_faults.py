@@ -18,8 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import setup_of
-from .conftest import Server
+from ..servers import HANG_GUARD, Server
+from ..support import POSTGRES, setup_of
+
+pytestmark = [
+    pytest.mark.slow,  # a PostgreSQL of its own, stopped and frozen
+    # The same whatever the database under test: run once, in the pass on SQLite (CI's first).
+    pytest.mark.skipif(POSTGRES, reason="its own PostgreSQL: run in the pass on SQLite"),
+]
 
 BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
 CI = bool(os.environ.get("CI"))
@@ -41,7 +47,9 @@ class Cluster:
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def run(self, *command: str) -> None:
-        done = subprocess.run(as_postgres(*command), capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            as_postgres(*command), capture_output=True, text=True, timeout=HANG_GUARD
+        )
         assert done.returncode == 0, done.stderr
 
     def create(self) -> None:
@@ -72,8 +80,8 @@ class Cluster:
                 os.kill(pid, number)
 
 
-@pytest.fixture
-def cluster():
+@pytest.fixture(scope="module")
+def own_cluster():
     if not BIN or (os.geteuid() == 0 and shutil.which("runuser") is None):
         if CI:
             pytest.fail("PostgreSQL's initdb and pg_ctl are needed for this test")
@@ -92,11 +100,28 @@ def cluster():
 
 
 @pytest.fixture
-def served(cluster):
-    server = Server(cluster.url, workers=2)
-    server.start()
+def cluster(own_cluster):
+    """The module's PostgreSQL, running and answering when a test begins (each test stops
+    or freezes it and brings it back)."""
+    if (own_cluster.data / "postmaster.pid").exists():
+        own_cluster.signal(signal.SIGCONT)
+    else:
+        own_cluster.start()
+    return own_cluster
+
+
+@pytest.fixture(scope="module")
+def own_server(own_cluster):
+    server = Server(own_cluster.url, workers=2).start()
     yield server
     server.close()
+
+
+@pytest.fixture
+def served(cluster, own_server):
+    """The module's gunicorn on that PostgreSQL (each test plays a game of its own)."""
+    own_server.begin_test()
+    return own_server
 
 
 def game_and_page(server: Server):

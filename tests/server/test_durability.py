@@ -6,16 +6,20 @@ from __future__ import annotations
 import http.client
 import threading
 
+import pytest
 from tablebank import create_app
 from tablebank.bank import edition_of
 from tablebank.logbook import replayed_state
 from tablebank.models import Game, db
 
-from .conftest import new_game
+from ..servers import HANG_GUARD, eventually
+
+pytestmark = pytest.mark.slow  # a server killed mid-game and booted again
 
 
-def test_a_server_killed_mid_game_keeps_every_action_it_answered_as_done(server):
-    game_id, key = new_game(server)
+def test_a_server_killed_mid_game_keeps_every_action_it_answered_as_done(own_server):
+    server = own_server
+    game_id, key = server.new_game()
     done: dict[int, str] = {}  # seq -> the sentence the banker was shown
     stop = threading.Event()
 
@@ -34,14 +38,13 @@ def test_a_server_killed_mid_game_keeps_every_action_it_answered_as_done(server)
     threads = [threading.Thread(target=banker, args=(1000 * t,)) for t in range(3)]
     for thread in threads:
         thread.start()
-    while len(done) < 30:
-        threading.Event().wait(0.01)
+    eventually(lambda: len(done) >= 30, "30 actions answered as done")
     server.kill()  # master and workers, mid-request
     stop.set()
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=HANG_GUARD)
 
-    server.start()
+    server.restart()
     status, history = server.call("GET", f"/api/games/{game_id}/actions", key=key)
     assert status == 200
     logged = {entry["seq"]: entry for entry in history}

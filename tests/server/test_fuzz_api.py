@@ -2,7 +2,11 @@
 both), and with nasty text (lone surrogates, NUL, controls, noncharacters, huge combining
 runs, very long text) in every field of every action kind, every setting of a new game and
 every part of an archive: no 500 ever, a refused call says why and changes nothing, and
-whatever is taken is stored clean."""
+whatever is taken is stored clean.
+
+Every field gets every kind of nasty text on every run (the `every_..._gets_...` sweeps);
+hypothesis then tries a few mixes in the quick profile and many with HYPOTHESIS_PROFILE=
+thorough (with schemathesis's coverage phase), or FUZZ_EXAMPLES of each."""
 
 from __future__ import annotations
 
@@ -13,10 +17,11 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from schemathesis.config import SchemathesisConfig
 from tablebank.models import Action, Game, db
 from tablebank.rules import KINDS
 
-from ..support import setup_of
+from ..support import PROFILE, THOROUGH, examples, setup_of
 
 
 @pytest.fixture
@@ -32,20 +37,27 @@ def banker(app):
     return created["id"], created["banker_key"]
 
 
+# Schemathesis's coverage phase calls every boundary case the schema defines, whatever the
+# count of examples (about 2,000 calls for the actions): thorough runs make them.
+PHASES = {"coverage": {"enabled": PROFILE == THOROUGH}}
+
+
 @pytest.fixture
 def api_schema(app):
-    return schemathesis.openapi.from_wsgi("/api/openapi.json", app)
+    config = SchemathesisConfig.from_dict({"phases": PHASES})
+    return schemathesis.openapi.from_wsgi("/api/openapi.json", app, config=config)
 
 
 schema = schemathesis.pytest.from_fixture("api_schema")
+# Examples of each kind (each of the API's operations): a few in the suite, many when thorough.
+SETTINGS = settings(
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES") or examples(12, 1000)),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 @schema.parametrize()
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@SETTINGS
 def test_no_call_is_a_server_error_and_a_refused_call_changes_nothing(case, app, banker):
     game_id, key = banker
     if "game_id" in (case.path_parameters or {}):
@@ -127,25 +139,19 @@ def stored_text_is_clean(app, game_id) -> None:
     assert not bad, [ascii(text)[:80] for text in bad]
 
 
-SETTINGS = settings(
-    max_examples=int(os.environ.get("FUZZ_EXAMPLES", 40)),  # bench/fuzz.py runs 10,000
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+ACTION_PLACES = [*FIELDS, "idempotency_key", "kind", "junk", "(a key)"]
+ARCHIVE_PLACES = ["edition", "created_at", "checksum", "kind", "actor", "at", "note", "name"]
 
 
-@given(
-    value=TEXT,
-    where=st.sampled_from([*FIELDS, "idempotency_key", "kind", "junk", "(a key)"]),
-    kind=st.sampled_from(sorted(KINDS)),
-    path=st.sampled_from(["actions", "preview"]),
-)
-@SETTINGS
-def test_any_text_in_any_field_of_any_kind_is_taken_clean_or_refused(
-    app, banker, value, where, kind, path
-):
+def a_kind_with(field: str) -> str:
+    """A kind that declares `field` (so the text reaches its checks), else a plain one."""
+    return next((name for name in sorted(KINDS) if field in KINDS[name].fields), "bank_pay")
+
+
+def action_text_is_taken_clean_or_refused(app, banker, value, where, kind, path) -> None:
     game_id, key = banker
     client = app.test_client()
+    said = (where, kind, path, ascii(value)[:40])
     with app.app_context():
         before = db.session.get(Game, game_id).version
         db.session.remove()
@@ -156,43 +162,36 @@ def test_any_text_in_any_field_of_any_kind_is_taken_clean_or_refused(
         content_type="application/json",
         headers={"X-Banker-Key": key},
     )
-    assert answer.status_code < 500, answer.get_data()
+    assert answer.status_code < 500, (said, answer.get_data())
     if answer.status_code >= 400:
-        assert answer.get_json()["error"]
+        assert answer.get_json()["error"], said
         with app.app_context():
-            assert db.session.get(Game, game_id).version == before
+            assert db.session.get(Game, game_id).version == before, said
             db.session.remove()
     stored_text_is_clean(app, game_id)
     assert client.get(f"/api/games/{game_id}", headers={"X-Banker-Key": key}).status_code == 200
 
 
-@given(value=TEXT, where=st.sampled_from(SETUP_TEXT))
-@SETTINGS
-def test_any_text_in_any_setting_of_a_new_game_is_taken_clean_or_refused(app, value, where):
+def setup_text_is_taken_clean_or_refused(app, value, where) -> None:
     client = app.test_client()
+    said = (where, ascii(value)[:40])
     text = json.dumps(setup_with(value, where))
     answer = client.post("/api/games", data=text, content_type="application/json")
-    assert answer.status_code < 500, answer.get_data()
+    assert answer.status_code < 500, (said, answer.get_data())
     if answer.status_code == 201:
         made = answer.get_json()
         stored_text_is_clean(app, made["id"])
         with client.session_transaction() as session:
             session["banker_of"] = [made["id"]]
-        assert client.get(f"/g/{made['id']}/").status_code == 200
+        assert client.get(f"/g/{made['id']}/").status_code == 200, said
     else:
-        assert answer.get_json()["error"]
+        assert answer.get_json()["error"], said
 
 
-@given(
-    value=TEXT,
-    where=st.sampled_from(
-        ["edition", "created_at", "checksum", "kind", "actor", "at", "note", "name"]
-    ),
-)
-@SETTINGS
-def test_any_text_anywhere_in_an_archive_is_taken_clean_or_refused(app, banker, value, where):
+def archive_text_is_taken_clean_or_refused(app, banker, value, where) -> None:
     game_id, key = banker
     client = app.test_client()
+    said = (where, ascii(value)[:40])
     data = client.get(f"/api/games/{game_id}/export", headers={"X-Banker-Key": key}).get_json()
     entry = data["log"][0]
     if where in ("kind", "actor", "at"):
@@ -206,7 +205,59 @@ def test_any_text_anywhere_in_an_archive_is_taken_clean_or_refused(app, banker, 
     answer = client.post(
         "/api/games/import", data=json.dumps(data), content_type="application/json"
     )
-    assert answer.status_code < 500, answer.get_data()
-    assert answer.status_code in (201, 400), answer.get_json()
+    assert answer.status_code < 500, (said, answer.get_data())
+    assert answer.status_code in (201, 400), (said, answer.get_json())
     if answer.status_code == 201:
         stored_text_is_clean(app, answer.get_json()["id"])
+
+
+# -- every place gets every nasty text, every run ------------------------------------------------
+
+
+def test_every_field_of_every_kind_gets_every_nasty_text(app, banker):
+    for where in ACTION_PLACES:
+        for n, value in enumerate(BAD_TEXT):
+            path = ("actions", "preview")[n % 2]
+            action_text_is_taken_clean_or_refused(
+                app, banker, value, where, a_kind_with(where), path
+            )
+
+
+def test_every_setting_of_a_new_game_gets_every_nasty_text(app):
+    for where in SETUP_TEXT:
+        for value in BAD_TEXT:
+            setup_text_is_taken_clean_or_refused(app, value, where)
+
+
+def test_every_part_of_an_archive_gets_every_nasty_text(app, banker):
+    for where in ARCHIVE_PLACES:
+        for value in BAD_TEXT:
+            archive_text_is_taken_clean_or_refused(app, banker, value, where)
+
+
+# -- and any text, mixed by hypothesis -----------------------------------------------------------
+
+
+@given(
+    value=TEXT,
+    where=st.sampled_from(ACTION_PLACES),
+    kind=st.sampled_from(sorted(KINDS)),
+    path=st.sampled_from(["actions", "preview"]),
+)
+@SETTINGS
+def test_any_text_in_any_field_of_any_kind_is_taken_clean_or_refused(
+    app, banker, value, where, kind, path
+):
+    action_text_is_taken_clean_or_refused(app, banker, value, where, kind, path)
+
+
+@given(value=TEXT, where=st.sampled_from(SETUP_TEXT))
+@SETTINGS
+def test_any_text_in_any_setting_of_a_new_game_is_taken_clean_or_refused(app, value, where):
+    setup_text_is_taken_clean_or_refused(app, value, where)
+
+
+@given(value=TEXT, where=st.sampled_from(ARCHIVE_PLACES))
+@SETTINGS
+def test_any_text_anywhere_in_an_archive_is_taken_clean_or_refused(app, banker, value, where):
+    archive_text_is_taken_clean_or_refused(app, banker, value, where)

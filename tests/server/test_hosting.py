@@ -15,8 +15,7 @@ from sqlalchemy import text
 from tablebank import create_app
 from tablebank.models import db
 
-from ..conftest import POSTGRES
-from ..support import setup_of
+from ..support import POSTGRES, setup_of
 
 
 def mode(path: Path) -> int:

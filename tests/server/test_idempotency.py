@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tablebank.models import Action, Game, db
 
-from ..conftest import setup_of
+from ..support import setup_of
 
 
 @pytest.fixture

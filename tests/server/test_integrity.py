@@ -58,7 +58,7 @@ def test_the_repair_command_rebuilds_the_snapshot_from_the_log(client, app, two_
     runner = app.test_cli_runner()
     listed = runner.invoke(args=["check"])
     assert edited in listed.output and "1 damaged" in listed.output
-    repaired = runner.invoke(args=["repair", edited])
+    repaired = runner.invoke(args=["repair", "--", edited])
     assert "rebuilt from its log" in repaired.output, repaired.output
     with app.app_context():
         cash = [p["cash"] for p in db.session.get(Game, edited).state["players"]]

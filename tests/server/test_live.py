@@ -10,14 +10,16 @@ import re
 import pytest
 from tablebank.live import heard
 
-from .conftest import Server, new_game
+from ..servers import HANG_GUARD, Server
+
+pytestmark = pytest.mark.slow  # up to four servers at once
 
 
 class Stream:
     """A player's page as the browser holds it: an open Server-Sent Events stream."""
 
     def __init__(self, server: Server, token: str, seen: int = 0) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15)
+        self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=HANG_GUARD)
         self.token = token
         self.connection.request("GET", f"/p/{token}/live?v={seen}")
         self.response = self.connection.getresponse()
@@ -56,24 +58,18 @@ class Stream:
         self.connection.close()
 
 
-@pytest.fixture
-def other(server):
+@pytest.fixture(scope="module")
+def other(shared_server):
     """A second server on the same database, with workers of its own."""
-    running = Server(server.db_url)
-    running.start()
+    running = Server(shared_server.db_url).start()
     yield running
     running.close()
 
 
-def player_tokens(server: Server, game_id: str, key: str) -> list[str]:
-    _, codes = server.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
-    return list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))  # seat order
-
-
 def test_every_stream_hears_of_every_action_done_on_another_process(server, other):
-    game_id, key = new_game(server)
+    game_id, key = server.new_game()
     _, game = server.call("GET", f"/api/games/{game_id}", key=key)
-    tokens = player_tokens(server, game_id, key)
+    tokens = server.player_tokens(game_id, key)
     assert len(tokens) == len(game["players"]) == 3
     # Three streams on each server: spread over both servers' worker processes.
     streams = [Stream(host, token) for host in (server, other) for token in tokens]
@@ -96,12 +92,11 @@ def test_every_stream_hears_of_every_action_done_on_another_process(server, othe
 def test_pages_in_every_process_hear_every_action_after_each_process_has_acted(server):
     """Each process acts before any page opens in it; then every page in every process still
     hears of every action, whichever process does it (the watcher's first news is not lost)."""
-    game_id, key = new_game(server)
-    tokens = player_tokens(server, game_id, key)
+    game_id, key = server.new_game()
+    tokens = server.player_tokens(game_id, key)
     hosts = [Server(server.db_url, workers=1) for _ in range(3)]
     try:
-        for host in hosts:
-            host.start()
+        Server.start_all(hosts)
         pay = {"kind": "bank_pay", "player": 0, "amount": 1}
         for host in hosts:  # every process acts first
             assert host.call("POST", f"/api/games/{game_id}/actions", pay, key)[0] == 201
@@ -126,14 +121,13 @@ def test_the_new_cash_reaches_a_page_ahead_of_its_live_part(server):
     """A player's balance is sent before the live part is drawn: by the process that did the
     action, and on PostgreSQL by every other process too (the notice carries it). The figure
     is the one the live part then shows."""
-    game_id, key = new_game(server)
-    tokens = player_tokens(server, game_id, key)
+    game_id, key = server.new_game()
+    tokens = server.player_tokens(game_id, key)
     hosts = [Server(server.db_url, workers=1) for _ in range(2)]
     same = hosts[0]  # the process that acts; the other only holds a stream
     postgresql = server.db_url.startswith("postgresql")
     try:
-        for host in hosts:
-            host.start()
+        Server.start_all(hosts)
         streams = [Stream(host, tokens[1]) for host in hosts]
         try:
             pay = {"kind": "bank_pay", "player": 1, "amount": 25}

@@ -14,6 +14,7 @@ from tablebank import bank, logbook
 from tablebank.models import Game, db
 from tablebank.rules import RuleError
 
+from ..servers import HANG_GUARD
 from ..support import setup_of
 
 
@@ -65,7 +66,7 @@ def test_two_actions_at_once_run_one_after_the_other(app, game_id, slow_rules):
 
     threads = [in_thread(app, pay(0)), in_thread(app, pay(1))]
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=HANG_GUARD)
     assert sorted(t.results[0] for t in threads) == [1, 2]
     # The second was worked out from what the first wrote, not from the same old snapshot.
     assert slow_rules == [0, 1]
@@ -82,7 +83,7 @@ def test_one_key_sent_twice_at_once_is_applied_once(app, game_id, slow_rules):
 
     threads = [in_thread(app, tap), in_thread(app, tap)]
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=HANG_GUARD)
     assert sorted(t.results[0] for t in threads) == [(False, 1), (True, 1)]
     with app.app_context():
         assert db.session.get(Game, game_id).state["players"][0]["cash"] == 1700

@@ -21,7 +21,8 @@ from tablebank.models import Game, db
 from tablebank.paths import ROOT
 from tablebank.rules import GameState, Outcome, RuleError, apply, new_game
 
-from ..support import ALL_EDITIONS, setup_of
+from ..servers import HANG_GUARD
+from ..support import US, setup_of
 
 FIRST = "13e6e4e29e6f"
 SCRIPTS = ScriptDirectory(str(ROOT / "migrations"))
@@ -77,7 +78,7 @@ def at_first_migration(url: str, fee: bool = False) -> None:
     with `fee`, Bea then paid the bank $100), logged under the first rules (its setup names
     no rules' version)."""
     old = create_app({"SQLALCHEMY_DATABASE_URI": url, "UPGRADE_ON_START": False})
-    us = ALL_EDITIONS["us-classic"]
+    us = US
     setup = setup_of()
     state, bought = bought_under_the_first_rules(us, setup)
     rows = [("buy", {"player": 0, "deed": 39}, bought, "first-buy")]
@@ -239,5 +240,5 @@ def test_processes_starting_at_once_on_a_new_database_all_come_up(tmp_path, data
         for _ in range(4)
     ]
     for process in starts:
-        _, errors = process.communicate(timeout=60)
+        _, errors = process.communicate(timeout=HANG_GUARD)
         assert process.returncode == 0, errors[-2000:]

@@ -12,8 +12,8 @@ import requests
 from sqlalchemy import create_engine, text
 from tablebank.config import database_url as normalised
 
-from ..conftest import setup_of
-from .conftest import Server
+from ..servers import Server
+from ..support import setup_of
 
 
 @pytest.fixture

@@ -7,18 +7,19 @@ from __future__ import annotations
 import http.client
 import re
 
+import pytest
 import requests
 
-from .conftest import Server, new_game
+from ..servers import HANG_GUARD, Server
 
-WAIT = 30  # seconds a stream may stay silent before the test gives up on it
+pytestmark = pytest.mark.slow  # streams held open until the server ends them
 
 
 class Stream:
     """A page's open Server-Sent Events stream, read event by event."""
 
     def __init__(self, server: Server, path: str, headers: dict | None = None) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=WAIT)
+        self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=HANG_GUARD)
         self.connection.request("GET", path, headers=headers or {})
         self.response = self.connection.getresponse()
         assert self.response.status == 200, self.response.read()
@@ -60,9 +61,9 @@ def csrf_of(page: str) -> str:
 
 
 def test_a_new_player_link_ends_the_old_link_s_streams_at_once(server):
-    game_id, key = new_game(server)
+    game_id, key = server.new_game()
     phone, codes = banker_session(server, game_id, key)
-    tokens = list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))
+    tokens = server.player_tokens(game_id, key)
     old = [Stream(server, f"/p/{tokens[1]}/live?v=0") for _ in range(3)]  # spread on workers
     other = Stream(server, f"/p/{tokens[2]}/live?v=0")
     try:
@@ -83,7 +84,7 @@ def test_a_new_player_link_ends_the_old_link_s_streams_at_once(server):
 
 
 def test_a_new_banker_key_ends_the_streams_the_old_key_opened(server):
-    game_id, key = new_game(server)
+    game_id, key = server.new_game()
     phone, codes = banker_session(server, game_id, key)
     old = [
         Stream(server, f"/g/{game_id}/live?v=0", headers={"X-Banker-Key": key}) for _ in range(3)

@@ -14,7 +14,7 @@ from sqlalchemy import event, text, update
 from tablebank import bank, create_app, integrity, upkeep
 from tablebank.models import Game, db
 
-from ..conftest import POSTGRES
+from ..support import POSTGRES
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_repair_seals_a_game_again_and_check_says_what_was_wrong(client, app, ga
     runner = app.test_cli_runner()
     listed = runner.invoke(args=["check"])
     assert f"{game}: its seal does not match" in listed.output and "1 damaged" in listed.output
-    repaired = runner.invoke(args=["repair", game])
+    repaired = runner.invoke(args=["repair", "--", game])
     assert "rebuilt from its log, sealed" in repaired.output, repaired.output
     assert cash(app, game) == [1600, 1500]
     assert "0 damaged" in runner.invoke(args=["check"]).output
@@ -169,7 +169,7 @@ def test_repair_on_a_busy_server_waits_and_then_repairs(impatient, game, monkeyp
     edit(app, game, 1_000_000, plain_sha256)
     release = hold_the_write_lock(app, game)
     monkeypatch.setattr(upkeep.time, "sleep", lambda _s: release())  # the action ends
-    repaired = app.test_cli_runner().invoke(args=["repair", game])
+    repaired = app.test_cli_runner().invoke(args=["repair", "--", game])
     assert repaired.exception is None, repaired.output
     assert "busy, waiting" in repaired.output and "rebuilt from its log" in repaired.output
     assert cash(app, game) == [1600, 1500]
@@ -183,7 +183,7 @@ def test_repair_on_a_server_that_stays_busy_says_so_and_changes_nothing(
     release = hold_the_write_lock(app, game)
     monkeypatch.setattr(upkeep.time, "sleep", lambda _s: None)
     try:
-        repaired = app.test_cli_runner().invoke(args=["repair", game])
+        repaired = app.test_cli_runner().invoke(args=["repair", "--", game])
     finally:
         release()
     assert repaired.exit_code == 1

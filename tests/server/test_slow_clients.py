@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from contextlib import ExitStack
 
 import pytest
 
-from .conftest import Server, new_game
+from ..servers import HANG_GUARD, Server, eventually
 
 SETTINGS = {
     "TABLEBANK_KEEPALIVE_SECONDS": "1",
@@ -21,20 +20,26 @@ SETTINGS = {
     "TABLEBANK_BODY_RATE": "1000000",
     "GUNICORN_CMD_ARGS": "--keep-alive 1",
 }
-WAIT = 30  # seconds a test waits for a server to close a connection: far beyond its limits
 
 
-@pytest.fixture(params=["tablebank", "gunicorn"])
-def served(request, tmp_path, database_url):
-    server = Server(database_url(tmp_path), workers=2, env=SETTINGS)
+@pytest.fixture(scope="module", params=["tablebank", "gunicorn"])
+def served_by(request, module_database_url):
+    """Each server (the tests of the module share it), with limits of a second."""
+    server = Server(module_database_url, workers=2, env=SETTINGS)
     server.start_command() if request.param == "tablebank" else server.start()
     yield server
     server.close()
 
 
+@pytest.fixture
+def served(served_by):
+    served_by.begin_test()
+    return served_by
+
+
 def connect(server: Server, source: str = "127.0.0.1") -> socket.socket:
     sock = socket.create_connection(
-        ("127.0.0.1", server.port), timeout=WAIT, source_address=(source, 0)
+        ("127.0.0.1", server.port), timeout=HANG_GUARD, source_address=(source, 0)
     )
     return sock
 
@@ -68,7 +73,7 @@ def slow_body(server: Server, path: str, key: str) -> bytes:
 
 
 def test_slow_bodies_are_refused_and_hold_no_database_connection(served):
-    game_id, key = new_game(served)
+    game_id, key = served.new_game()
     path = f"/api/games/{game_id}/actions"
     answers: list[bytes] = []
     slow = [
@@ -110,14 +115,11 @@ def test_one_client_holds_only_so_many_connections(capped):
         with connect(capped, source="127.0.0.2") as other:  # another client is served
             other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             assert answer_of(other).startswith(b"HTTP/1.1 200")
-    assert served_again(capped)  # once the server has seen the client's connections close
+    # Served again once the server has seen the client's connections close.
+    eventually(lambda: healthz(capped).startswith(b"HTTP/1.1 200"), "served again")
 
 
-def served_again(server: Server) -> bool:
-    for _ in range(100):
-        with connect(server) as again:
-            again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            if answer_of(again).startswith(b"HTTP/1.1 200"):
-                return True
-        time.sleep(0.1)
-    return False
+def healthz(server: Server) -> bytes:
+    with connect(server) as again:
+        again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return answer_of(again)

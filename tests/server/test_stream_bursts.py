@@ -9,13 +9,12 @@ import http.client
 import json
 import re
 import threading
-import time
 
 import pytest
 import requests
 
-from ..conftest import POSTGRES
-from .conftest import Server, new_game
+from ..servers import HANG_GUARD, Server, eventually
+from ..support import POSTGRES
 
 TINY_POOL = {
     "TABLEBANK_SQLALCHEMY_ENGINE_OPTIONS": json.dumps(
@@ -30,13 +29,14 @@ PAGES = 60
 def starved(request, tmp_path, database_url):
     server = Server(database_url(tmp_path), workers=1, env=TINY_POOL)
     server.start_command() if request.param == "tablebank" else server.start()
+    server.begin_test()
     yield server
     server.close()
 
 
 def open_stream(server: Server, path: str) -> tuple[int, str, bytes]:
     """Status, content type and the first bytes of a stream (or the whole of an answer)."""
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=HANG_GUARD)
     try:
         connection.request("GET", path)
         response = connection.getresponse()
@@ -47,9 +47,9 @@ def open_stream(server: Server, path: str) -> tuple[int, str, bytes]:
 
 
 def test_a_burst_of_streams_gets_streams_or_a_retry_and_never_an_error(starved):
-    game_id, key = new_game(starved)
+    game_id, key = starved.new_game()
     _, codes = starved.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
-    tokens = list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))
+    tokens = starved.player_tokens(game_id, key)
     table = re.search(r"/t/([A-Za-z0-9_-]{20,})", codes).group(1)
     paths = [f"/p/{tokens[n % 3]}/live?v=0" for n in range(PAGES)] + [f"/t/{table}/live"] * 10
     answers: list[tuple[int, str, bytes]] = []
@@ -72,33 +72,15 @@ def test_a_burst_of_streams_gets_streams_or_a_retry_and_never_an_error(starved):
     assert "Traceback" not in output and "Error handling request" not in output
     for secret in [*tokens, table, key]:
         assert secret not in output
-    assert served_page(starved, tokens[0])
-    assert "GET /p/***" in logged(starved, "GET /p/")  # the access log is on, masked
-
-
-def served_page(server: Server, token: str) -> bool:
-    """A player's page, once the pool has a connection free again."""
-    for _ in range(100):
-        if server.call("GET", f"/p/{token}", raw=True)[0] == 200:
-            return True
-        time.sleep(0.2)
-    return False
-
-
-def logged(server: Server, text: str) -> str:
-    """The server's output once it holds `text` (a request's line is written after its
-    answer is sent)."""
-    for _ in range(100):
-        if text in (output := server.output()):
-            return output
-        time.sleep(0.1)
-    return server.output()
+    page = f"/p/{tokens[0]}"
+    eventually(lambda: starved.call("GET", page, raw=True)[0] == 200, "a page served again")
+    assert "GET /p/***" in starved.logged("GET /p/")  # the access log is on, masked
 
 
 def test_the_banker_link_s_key_is_masked_in_the_access_log(server):
-    game_id, key = new_game(server)
+    game_id, key = server.new_game()
     opened = requests.get(f"{server.url}/g/{game_id}/?key={key}", allow_redirects=False)
     assert opened.status_code == 302  # the banker link: remembered, then the key dropped
-    output = logged(server, f"/g/{game_id}/?key=")
+    output = server.logged(f"/g/{game_id}/?key=")
     assert key not in output
     assert f"/g/{game_id}/?key=***" in output

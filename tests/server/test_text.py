@@ -13,7 +13,7 @@ import pytest
 from tablebank.models import Action, Game, db
 
 from ..support import setup_of
-from .test_bad_input import refused_with_words, snapshot
+from ..tables import refused_with_words, snapshot
 
 # What the issue found and what a fuzzer sends, as JSON escapes (a lone surrogate cannot even
 # be written as UTF-8: only JSON's "\ud800" carries one).
@@ -38,19 +38,13 @@ def games_and_actions(app) -> tuple[int, int]:
     return found
 
 
-@pytest.fixture
-def game(client):
-    created = client.post("/api/games", json=setup_of()).get_json()
-    return created["id"], {"X-Banker-Key": created["banker_key"]}
-
-
 def post_json(client, url: str, text: str, headers=None):
     return client.post(url, data=text, content_type="application/json", headers=headers or {})
 
 
 @pytest.mark.parametrize("bad", BAD_JSON_TEXT.values(), ids=BAD_JSON_TEXT.keys())
-def test_bad_text_in_any_json_field_is_a_400_and_changes_nothing(client, app, game, bad):
-    game_id, headers = game
+def test_bad_text_in_any_json_field_is_a_400_and_changes_nothing(client, app, api_game, bad):
+    game_id, headers = api_game
     before, counts = snapshot(app, game_id), games_and_actions(app)
     url = f"/api/games/{game_id}/actions"
     bodies = [
@@ -70,8 +64,8 @@ def test_bad_text_in_any_json_field_is_a_400_and_changes_nothing(client, app, ga
     assert games_and_actions(app) == counts
 
 
-def test_the_message_names_the_field_and_never_echoes_the_text(client, game):
-    game_id, headers = game
+def test_the_message_names_the_field_and_never_echoes_the_text(client, api_game):
+    game_id, headers = api_game
     body = '{"kind": "bank_pay", "player": 0, "amount": 5, "note": "tea\\ud800"}'
     answer = post_json(client, f"/api/games/{game_id}/actions", body, headers)
     message = refused_with_words(answer, status=(400,))
@@ -115,24 +109,24 @@ def test_bad_text_in_a_form_is_a_400_page_with_words(client, app, bad):
 
 
 @pytest.mark.parametrize("query", ["lang=%00", "x=%EF%BF%BF", "limit=1%07", "%00=1"])
-def test_bad_text_in_a_query_string_is_a_400_with_words(client, game, query):
-    game_id, headers = game
+def test_bad_text_in_a_query_string_is_a_400_with_words(client, api_game, query):
+    game_id, headers = api_game
     answer = client.get(f"/api/games/{game_id}/actions?{query}", headers=headers)
     refused_with_words(answer, status=(400,))
     page = client.get(f"/new?{query}")
     assert page.status_code == 400 and "not allowed" in page.text
 
 
-def test_a_header_with_a_control_character_is_a_400(client, game):
-    game_id, headers = game
+def test_a_header_with_a_control_character_is_a_400(client, api_game):
+    game_id, headers = api_game
     for bad in ({"X-Banker-Key": headers["X-Banker-Key"] + "\x00"}, {"Last-Event-ID": "1\x01"}):
         answer = client.get(f"/api/games/{game_id}", headers=bad)
         assert "header" in refused_with_words(answer, status=(400,))
     assert client.get(f"/api/games/{game_id}", headers=headers).status_code == 200
 
 
-def test_text_is_kept_in_nfc_and_one_key_is_one_key_whatever_its_form(client, app, game):
-    game_id, headers = game
+def test_text_is_kept_in_nfc_and_one_key_is_one_key_whatever_its_form(client, app, api_game):
+    game_id, headers = api_game
     decomposed = unicodedata.normalize("NFD", "José")
     assert decomposed != "José"
     created = client.post("/api/games", json=setup_of(("Ana", decomposed)))

@@ -18,7 +18,7 @@ from tablebank.models import Action, Game, Player, db
 from tablebank.rules import apply, new_game
 from tablebank.rules.setup import RULES
 
-from ..support import ALL_EDITIONS, setup_of
+from ..support import US, setup_of
 
 BEFORE = "a3f5c7e9b2d4"  # the head before keyed seals
 SECRET = "the host's secret"
@@ -39,7 +39,7 @@ def old_game(game_id: str, names, actions, seal: str, rules: int | None = RULES)
     """A game as the version before wrote it, log indexes included; sealed the old way
     ("plain"), with a seal that does not match ("wrong") or with none ("none"); logged under
     these rules, or (None) the earlier ones, which kept no mark in the setup."""
-    us = ALL_EDITIONS["us-classic"]
+    us = US
     setup = {**setup_of(names), **({"rules": rules} if rules else {})}
     state = new_game(us, setup)
     game = Game(id=game_id, edition=us.id, setup=setup, version=0, state=state.to_dict())

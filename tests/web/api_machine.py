@@ -1,5 +1,5 @@
-"""Random play of whole games through the JSON API, for test_api_machine.py and
-`bench/soak.py --api`.
+"""Random play of whole games through the JSON API (test_api_machine.py): `ApiGame` is the
+random-play machine of tests/rules/random_play.py with its table made by `ApiPlay`.
 
 `ApiPlay` is tests/rules/machine.py's `Play` whose every tap goes through Flask's test client:
 `POST /api/games/<id>/actions` with the banker's key, and now and then, for a kind a
@@ -47,6 +47,7 @@ from ..rules.machine import (
     ANSWERS,
     ENDS_AT,
     MOVES,
+    WEIGHTS,
     Chooser,
     Play,
     Violation,
@@ -56,7 +57,9 @@ from ..rules.machine import (
     check_who_gets_what,
     count,
     freeze,
+    random_setup,
 )
+from ..rules.random_play import WholeGame
 
 REFUSALS = {"input": 400, "not_found": 404, "stale": 409, "integrity": 409, "busy": 429}
 
@@ -322,3 +325,47 @@ def wait_of(item: dict) -> Wait:
     """A wait of the API's `pending`, as the rules machine's answers read one."""
     moves = tuple(Move(a["kind"], a["fields"], tuple(a["asks"])) for a in item["actions"])
     return Wait(item["what"], item["seat"], item["space"], item["figures"], moves)
+
+
+# The rules machine's mix, with more building and trading (dearer rents: debts, bankruptcies
+# within a few hundred steps) and fewer games ended by the banker.
+MIX = {name: 2 * weight for name, weight in WEIGHTS.items()} | {
+    "build": 24,
+    "trade": 12,
+    "end_game": 1,
+}
+NAMES, MIX_WEIGHTS = list(MIX), list(MIX.values())
+
+
+class ApiGame(WholeGame):
+    """The random-play machine through the API and the phones, on one app: a table short of
+    cash half the time (debts and bankruptcies come sooner), and in a time-limited game the
+    clock may run out between two moves (TL1). The stored log is replayed every 10 steps and
+    after every undo (between, each row done again on the state before it: `ApiPlay.accept`)."""
+
+    replay_every = 10
+
+    def __init__(self, app, client) -> None:
+        super().__init__()
+        self.app, self.client = app, client
+
+    def new_table(self, setup: dict) -> ApiPlay:
+        return ApiPlay(self.app, self.client, setup)
+
+    def a_setup(self, c: Chooser) -> dict:
+        setup = random_setup(c)
+        if c.odds(1, 2):
+            setup["starting_cash"] = c.pick((200, 400, 600))
+        return setup
+
+    def a_move_name(self, c: Chooser) -> str:
+        return c.weighted(NAMES, MIX_WEIGHTS)
+
+    def between_moves(self, c: Chooser) -> None:
+        if self.play.setup["mode"] == "timed" and c.odds(1, 400):
+            self.play.clock_runs_out()
+
+    def teardown(self):
+        if self.play is not None:
+            self.play.replayed_by_the_bank()
+        super().teardown()

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from tablebank import cli
 
+from ..servers import HANG_GUARD
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
@@ -38,7 +40,7 @@ def test_the_command_stops_before_printing_an_address_when_its_port_is_taken():
             "--port",
             str(port),
         ]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=HANG_GUARD)
     assert done.returncode == 1
     assert done.stdout == ""  # no "open at ..." and no QR code
     assert done.stderr.strip() == f"tablebank: port {port} is taken: try --port {port + 1}"

@@ -7,9 +7,7 @@ from __future__ import annotations
 import html
 import re
 
-from ..support import CHEST, JAIL, US, card_of
-
-BOARDWALK = 39
+from ..support import BOARDWALK, CHEST, JAIL, US, card_of
 
 
 def test_x1_a_deed_sold_for_cash_in_three_taps(table):

@@ -3,8 +3,7 @@ only onto a street where the winner may build, each offered in words."""
 
 from __future__ import annotations
 
-LIGHT_BLUE, ORANGE, GREEN, DARK_BLUE = (6, 8, 9), (16, 18, 19), (31, 32, 34), (37, 39)
-MEDITERRANEAN = 1
+from ..support import DARK_BLUE, GREEN, LIGHT_BLUE, MEDITERRANEAN, ORANGE
 
 
 def short_of_houses(table) -> None:

@@ -1,6 +1,8 @@
-"""The web tests' shared fixture: `table`, a game played through Flask's test client the way a
-table plays it: the banker's phone (the client that made the game, its pages and buttons),
-the JSON API (with the banker key), and the players' own phones (their private links).
+"""`WebTable`, the game behind the `table` fixture (tests/conftest.py): a game played through
+Flask's test client the way a table plays it: the banker's phone (the client that made the
+game, its pages and buttons), the JSON API (with the banker key), and the players' own phones
+(their private links). And what the tests read off an app: a game's `snapshot`, a refusal's
+words (`refused_with_words` from the API, `refusal` on a page).
 
 The board is set up through play, never by writing the state: a deed is owned after a landing
 on it and a buy (`own`), cash comes from the bank (`bank_pay`), a debt from a throw onto a
@@ -13,11 +15,10 @@ import html
 import json
 import re
 
-import pytest
 from tablebank.models import Game, db
 from tablebank.rules import GameState
 
-from ..support import setup_of
+from .support import setup_of
 
 COLOURS = ["#e03131", "#1971c2", "#2f9e44", "#f08c00"]
 
@@ -201,6 +202,26 @@ class WebTable:
         return matches[0]
 
 
-@pytest.fixture
-def table(app, client) -> WebTable:
-    return WebTable(app, client)
+def snapshot(app, game_id) -> tuple[int, dict]:
+    """A game's version and stored state, as the database holds them now."""
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        found = (game.version, game.state)
+        db.session.remove()
+    return found
+
+
+def refusal(page) -> str:
+    """The red banner a page shows after a refused action."""
+    assert page.status_code == 200
+    found = re.search(r'<div class="flash error" role="alert">([^<]+)</div>', page.text)
+    assert found, page.text[:2000]
+    return found.group(1)
+
+
+def refused_with_words(response, status=(400, 422)) -> str:
+    """An API refusal: its status, and its words (what it says)."""
+    assert response.status_code in status, response.get_data(as_text=True)
+    message = response.get_json()["error"]
+    assert isinstance(message, str) and len(message) > 5
+    return message
