@@ -17,6 +17,7 @@ from . import (
     i18n,
     instance_folder,
     integrity,
+    logbook,
     logs,
     serving,
     writers,
@@ -54,8 +55,15 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     migrate.init_app(app, db, directory=str(SHIPPED / "migrations"), render_as_batch=True)
     if app.config["UPGRADE_ON_START"]:
-        db_setup.upgrade_schema(app)  # every game in progress is kept across versions
+        upgrade(app)
     return app
+
+
+def upgrade(app: Flask) -> None:
+    """The schema brought to the newest migration, every game in progress kept; then the
+    games logged before their rows kept what pages read are indexed, once (logbook)."""
+    editions = app.extensions["tablebank.editions"]
+    db_setup.upgrade_schema(app, then=lambda: logbook.reindex_old_games(editions))
 
 
 def register_web(app: Flask) -> None:
@@ -64,29 +72,34 @@ def register_web(app: Flask) -> None:
         api,
         auth,
         banker,
+        codes,
         endgame,
+        faults,
         filters,
         health,
         limits,
+        phone,
         phone_deeds,
         phone_money,
-        players,
         property,
         pwa,
         security,
+        streams,
+        table,
         theme,
     )
 
     filters.register(app)
     theme.register(app)  # light or dark pages (the system's, or the reader's switch)
     security.register(app)
-    db_setup.register_faults(app)  # 503 in words when the database does not answer
+    faults.register(app)  # 503 in words when the database does not answer
     if db_setup.gevent_patched():  # a body read whole, in time, before the deadline starts
         serving.bodies_in_time(app, security.body_limit)
     limits.register(app)  # before the banker check: a flood is turned away first
     writers.register(app)  # a crowd on one game waits its turn before reading the game
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
-    pages = (banker, property, endgame, players, phone_deeds, phone_money, pwa, api, auth)
+    pages = (banker, property, endgame, phone, table, codes, streams, phone_deeds, phone_money)
+    pages = (*pages, pwa, api, auth)
     for blueprint in (*pages, health):
         app.register_blueprint(blueprint.bp)
     csrf.exempt(api.bp)

@@ -18,8 +18,7 @@ from .. import bank, logbook
 from ..models import Game
 from ..rules import UNDO, RuleError
 from .filters import as_utc
-from .pages import Option, expected_version
-from .players import player_by_token
+from .pages import Option, expected_version, player_by_token
 from .present import row_said
 from .words import refused, said
 
@@ -69,7 +68,7 @@ def take_back(token: str):
         flash(said(done.action.lines, bank.edition_of(done.game), done.action.text, True), "done")
     except RuleError as refusal:
         flash(refused(refusal), "error")
-    return redirect(url_for("players.player_page", token=token))
+    return redirect(url_for("phone.player_page", token=token))
 
 
 @bp.app_template_global()

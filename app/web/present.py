@@ -29,6 +29,13 @@ def winners(state, edition: Edition) -> list[int]:
     return [seat for seat, worth in scores.items() if worth == best]
 
 
+def standings(game: Game) -> list[tuple[int, int]]:
+    """(seat, SG4 score) of the players still in, richest first."""
+    state, edition = state_of(game), edition_of(game)
+    ranked = [(p.seat, score(state, edition, p.seat)) for p in state.in_play()]
+    return sorted(ranked, key=lambda pair: pair[1], reverse=True)
+
+
 def player_view(state: GameState, edition: Edition, p: PlayerState) -> dict:
     return {
         "seat": p.seat,
