@@ -47,7 +47,6 @@ def create_app(overrides: dict | None = None) -> Flask:
     i18n.register(app)
     csrf.init_app(app)
     compress.init_app(app)  # a player's page in under 20 kB
-    app.after_request(static_files_whole)  # runs before Compress's hook: the last added runs first
     register_web(app)
     integrity.register(app)  # flask --app tablebank check / repair
     archive.register(app)  # flask --app tablebank prune / export / import
@@ -84,11 +83,13 @@ def register_web(app: Flask) -> None:
         property,
         pwa,
         security,
+        static_files,
         streams,
         table,
         theme,
     )
 
+    static_files.register(app)  # after Compress: its hooks run before Compress's
     filters.register(app)
     theme.register(app)  # light or dark pages (the system's, or the reader's switch)
     security.register(app)
@@ -105,15 +106,6 @@ def register_web(app: Flask) -> None:
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)
     limits.apply(app)
-
-
-def static_files_whole(response):
-    """app.css and app.js compressed like the pages: a file is sent as a stream, which
-    Compress leaves alone (live streams must flush), so a static file is read whole first."""
-    if request.endpoint == "static" and response.status_code == 200 and response.is_streamed:
-        response.direct_passthrough = False
-        response.set_data(response.get_data())
-    return response
 
 
 def api_errors_as_json(error: HTTPException):
