@@ -86,10 +86,12 @@ def register_web(app: Flask) -> None:
         static_files,
         streams,
         table,
+        taps,
         theme,
     )
 
     static_files.register(app)  # after Compress: its hooks run before Compress's
+    app.wsgi_app = taps.StayOnPage(app.wsgi_app)  # inside the proxy fix (security)
     filters.register(app)
     theme.register(app)  # light or dark pages (the system's, or the reader's switch)
     security.register(app)

@@ -57,15 +57,14 @@ def phone_panels(game: Game, seat: int) -> list:
 
 @bp.get("/p/<token>")
 def player_page(token: str):
-    return player_screen(token, fragment=bool(request.args.get("fragment")))
-
-
-def player_screen(token: str, fragment: bool) -> str:
-    """The player's page, or only its live part (`fragment`)."""
     player = player_by_token(token)
-    game = player.game
+    fragment = bool(request.args.get("fragment"))
+    return player_part(player.game, player.seat, token, fragment)
+
+
+def player_part(game: Game, seat: int, token: str, fragment: bool = True) -> str:
+    """The player's page, or only its live part (`fragment`: what its stream sends)."""
     state, edition = bank.state_of(game), bank.edition_of(game)
-    seat = player.seat
     ranks = [s for s, _ in standings(game)]
     groups = {}
     for index in state.held_by(seat):

@@ -1,5 +1,12 @@
 """Live pages' streams (Server-Sent Events): a player's phone, the table screen, the banker's
-dashboard and auction page, each redrawn at every new version of its game."""
+dashboard and auction page, each sent its live part at every new version of its game.
+
+One action costs its open pages little: a stream reads what opened it (the seat behind a
+token, the game's version and keys) once, with one query, as it opens; the version comes with
+the news; the game at that version is read and parsed once per process (app/snapshots.py); a
+live part that several pages show is drawn once per version, language, theme and time zone
+(shared.py). The streams the action woke draw once the acting request is answered
+(live.settle), so the page that acted comes first."""
 
 from __future__ import annotations
 
@@ -8,27 +15,57 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
-from sqlalchemy import select
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    request,
+    session,
+    stream_with_context,
+    url_for,
+)
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
+from sqlalchemy import select, text
 from werkzeug.exceptions import HTTPException
 
-from .. import bank, db_setup
-from ..live import hand_over, keys_of, watcher
+from .. import bank, db_setup, snapshots
+from ..live import hand_over, keys_of, keys_sql, watcher
 from ..models import Game, Player, db
+from . import shared
 from .args import whole
 from .auth import fingerprint
 from .banker import dashboard_fragment
 from .endgame import auction_fragment
-from .pages import game_by_table_token, load, player_by_token
-from .phone import player_screen
-from .table import table_screen
+from .pages import load
+from .phone import player_part
+from .table import table_part
 
 bp = Blueprint("streams", __name__)
 
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
 KEEPALIVE = 15
 RETRY_LATER_MS = (2000, 10000)  # when a stream cannot open now: come back in 2 to 10 s
+SETTLE = 0.3  # seconds a stream waits, at most, for the request that acted to be answered
+GONE = "event: gone\ndata: \n\n"  # what opened the stream no longer holds
+
+
+@dataclass
+class Page:
+    """What a stream follows and sends: its game, its version and keys as it opened, the
+    live part it shows (`part`, shared by the pages that show the same) and how to draw it
+    from the game at a version, and whether what opened it still holds (`allowed`)."""
+
+    game_id: str
+    version: int
+    keys: str
+    part: str
+    draw: Callable[[Game], str]
+    allowed: Callable[[], bool]
 
 
 def drawing(app) -> threading.BoundedSemaphore:
@@ -40,48 +77,119 @@ def drawing(app) -> threading.BoundedSemaphore:
     return bound
 
 
-def stream(game: Game, draw: Callable[[], str], allowed: Callable[[], bool]) -> Response:
-    """Server-Sent Events: at each new version, the page's live part drawn afresh by `draw`
-    (the same HTML as the page's `?fragment=1`, in this request's language), so the page
-    needs no second request. The stream holds a database connection only while drawing and,
-    under gevent, no thread; it ends after STREAM_SECONDS and the browser reconnects by
-    itself, saying the last version it heard. When the game's keys change, `allowed()` says
-    whether what opened the stream (a link, a banker key) still holds: if not, the stream
-    says `gone` and ends (the page reloads and shows why). A database that cannot be reached
-    ends it with a later retry, never an error once the answer has started."""
+# -- the streams ---------------------------------------------------------------------------
+
+
+@bp.get("/p/<token>/live")
+def player_live(token: str):
+    query = f"SELECT player.seat, game.id, game.version, {keys_sql(db.session)} FROM player"
+    query += " JOIN game ON game.id = player.game_id WHERE player.token = :token"
+    found = opened(db.session.execute(text(query), {"token": token}).first())
+    seat, game_id, version, keys = found
+    return stream(
+        Page(
+            game_id,
+            version,
+            keys,
+            f"player {token}",
+            lambda game: player_part(game, seat, token),
+            lambda: token_holds(Player.token, token),
+        ),
+        url_for("phone.player_page", token=token),
+    )
+
+
+@bp.get("/t/<token>/live")
+def table_live(token: str):
+    query = f"SELECT game.id, game.version, {keys_sql(db.session)} FROM game"
+    query += " WHERE game.table_token = :token"
+    game_id, version, keys = opened(db.session.execute(text(query), {"token": token}).first())
+    return stream(
+        Page(
+            game_id,
+            version,
+            keys,
+            "table",
+            lambda game: table_part(game, token),
+            lambda: token_holds(Game.table_token, token),
+        ),
+        url_for("table.screen", token=token),
+    )
+
+
+@bp.get("/g/<game_id>/live")
+def banker_live(game_id: str):
+    page = banker_page(game_id, "dashboard", dashboard_fragment)
+    return stream(page, url_for("banker.dashboard", game_id=game_id))
+
+
+@bp.get("/g/<game_id>/auction/live")
+def auction_live(game_id: str):
+    """Bids from the phones on the banker's auction page at once (pushed like the others)."""
+    page = banker_page(game_id, "auction", auction_fragment)
+    return stream(page, url_for("endgame.auction", game_id=game_id))
+
+
+def banker_page(game_id: str, part: str, draw: Callable[[Game], str]) -> Page:
+    """A banker's page: its stream ends when the banker key it was let in with changes."""
+    game = load(game_id)  # read by the banker check
+    opened_with = fingerprint(game)
+
+    def allowed() -> bool:
+        return fingerprint(bank.find(game_id)) == opened_with
+
+    return Page(game_id, game.version, keys_of(db.session, game_id), part, draw, allowed)
+
+
+def opened(found):
+    """What a link opened, or a 404 (no such link, or a replaced one)."""
+    if found is None:
+        abort(404)
+    return tuple(found)
+
+
+def token_holds(column, token: str) -> bool:
+    return db.session.scalar(select(column).where(column == token)) is not None
+
+
+def stream(page: Page, path: str) -> Response:
+    """Server-Sent Events: at each new version, the page's live part (the same HTML as the
+    page's `?fragment=1`, in this request's language), so the page needs no second request.
+    The stream holds a database connection only while drawing and, under gevent, no thread;
+    it ends after STREAM_SECONDS and the browser reconnects by itself, saying the last
+    version it heard. When the game's keys change, `page.allowed()` says whether what opened
+    the stream (a link, a banker key) still holds: if not, the stream says `gone` and ends
+    (the page reloads and shows why). A database that cannot be reached ends it with a later
+    retry, never an error once the answer has started."""
     live = watcher(current_app._get_current_object())
-    game_id = game.id
     heard = [whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID"))]
     seen = max((v for v in heard if v is not None), default=-1)
-    db.session.remove()
+    g.page_path = path  # where a refused form of its live part goes back to
+    reader = (str(get_locale()), session.get("theme", "auto"), request.cookies.get("tzo", ""))
+    key = (page.game_id, page.part, *reader)
+    csrf = generate_csrf()  # the page's own, put in the shared part's forms
+    db.session.remove()  # no connection held while the stream waits
 
     def events():
         yield "retry: 1000\n\n"  # the answer has started: from here on, no error status
-        with live.follow(game_id) as followed:
+        with live.follow(page.game_id) as followed:
             keys = followed.keys  # from here on, a change of keys wakes this stream
-            try:
-                opened = opening(game_id, allowed)
-            except db_setup.UNAVAILABLE:
-                yield retry_later()
-                return
-            if opened is None:
-                yield GONE
-                return
-            live.revoke(game_id, opened[1])  # the keys as they were when it opened
-            live.bump(game_id, opened[0])  # what happened before we followed
+            live.revoke(page.game_id, page.keys)  # the keys as they were when it opened
+            live.bump(page.game_id, page.version)  # what happened before we followed
             last, stop = seen, time.monotonic() + STREAM_SECONDS
             while time.monotonic() < stop and not live.stopped.is_set():
                 version, cash, now_keys = live.wait(followed, last, KEEPALIVE, keys)
                 if now_keys != keys:
                     keys = now_keys
-                    if not still_allowed(allowed):
+                    if not still_allowed(page.allowed):
                         yield GONE
                         return
                 if version > last:
                     if cash is not None:
                         yield cash_event(version, cash)  # sent before the drawing starts
                         hand_over()
-                    last, event = news(game_id, version, draw)
+                    live.settle(followed, SETTLE)  # the page that acted is answered first
+                    last, event = news(page, key, version, csrf)
                     if event is GONE:
                         yield GONE
                         return
@@ -91,22 +199,6 @@ def stream(game: Game, draw: Callable[[], str], allowed: Callable[[], bool]) -> 
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
-
-
-GONE = "event: gone\ndata: \n\n"  # what opened the stream no longer holds
-
-
-def opening(game_id: str, allowed: Callable[[], bool]) -> tuple[int, str] | None:
-    """The game's version and keys' fingerprint as the stream opens, or None if what opened
-    it no longer holds. The keys are read first: a change after that read is seen either by
-    `allowed` or by the next sweep against this fingerprint."""
-    try:
-        keys = keys_of(db.session, game_id)
-        if not allowed():
-            return None
-        return version_of(game_id), keys
-    finally:
-        db.session.remove()
 
 
 def allowed_now(allowed: Callable[[], bool]) -> bool:
@@ -139,76 +231,46 @@ def retry_stream() -> Response:
     return Response(retry_later(), mimetype="text/event-stream", headers=headers)
 
 
-def news(game_id: str, version: int, draw: Callable[[], str]) -> tuple[int, str]:
-    """The event for a new version: the live part as it is now, and a version it shows at
-    least (read before drawing: a later action is sent again, never skipped); "version N is
-    out" if it cannot be drawn here, and the page fetches it as it would when polling; GONE
-    if the page's link or key no longer opens it."""
-    try:
+class Gone(Exception):
+    """The game is no longer there (deleted)."""
+
+
+def news(page: Page, key: tuple, version: int, csrf: str) -> tuple[int, str]:
+    """The event for a new version: the live part at that version or later, and the version
+    it shows (a later action is sent again, never skipped); "version N is out" if it cannot
+    be drawn here, and the page fetches it as it would when polling; GONE if the page's link
+    or key no longer opens it."""
+
+    def draw() -> tuple[int, str]:
         with drawing(current_app):
-            drawn = version_of(game_id)
-            html = draw()  # on the same checkout: one pre-ping, not two
-    except HTTPException as refused:  # 403, 404: the page is no longer this device's
-        if refused.code in (403, 404):
+            game = snapshots.at(page.game_id, version)
+            if game is None:
+                raise Gone()
+            return game.version, page.draw(game)
+
+    try:
+        drawn, html = shared.drawn(key, version, draw)
+    except (Gone, HTTPException) as refused:  # 403, 404: the page is no longer this device's
+        if isinstance(refused, Gone) or refused.code in (403, 404):
             return version, GONE
-        return version, f"id: {version}\nevent: version\ndata: {version}\n\n"
+        return version, version_event(version)
     except db_setup.UNAVAILABLE:
-        return version, f"id: {version}\nevent: version\ndata: {version}\n\n"
+        return version, version_event(version)
     except Exception:  # noqa: BLE001  a bad row: the page's own fetch says why
-        current_app.logger.exception("live: could not draw game %s", game_id)
-        return version, f"id: {version}\nevent: version\ndata: {version}\n\n"
+        current_app.logger.exception("live: could not draw game %s", page.game_id)
+        return version, version_event(version)
     finally:
         db.session.remove()  # no connection held between two events
     drawn = max(drawn, version)
-    lines = "".join(f"data: {line}\n" for line in html.splitlines())
+    lines = "".join(f"data: {line}\n" for line in shared.own(html, csrf).splitlines())
     return drawn, f"id: {drawn}\nevent: live\n{lines}\n"
+
+
+def version_event(version: int) -> str:
+    return f"id: {version}\nevent: version\ndata: {version}\n\n"
 
 
 def cash_event(version: int, cash: list[str]) -> str:
     """Every player's cash at `version`, ahead of the live part: the page puts each figure
     where it shows that seat's cash (no id: the live part that follows still has to come)."""
     return f"event: cash\ndata: {json.dumps({'version': version, 'cash': cash})}\n\n"
-
-
-def version_of(game_id: str) -> int:
-    return db.session.scalar(select(Game.version).where(Game.id == game_id)) or 0
-
-
-@bp.get("/p/<token>/live")
-def player_live(token: str):
-    return stream(
-        player_by_token(token).game,
-        lambda: player_screen(token, fragment=True),
-        lambda: token_holds(Player.token, token),
-    )
-
-
-@bp.get("/t/<token>/live")
-def table_live(token: str):
-    return stream(
-        game_by_table_token(token),
-        lambda: table_screen(token, fragment=True),
-        lambda: token_holds(Game.table_token, token),
-    )
-
-
-@bp.get("/g/<game_id>/live")
-def banker_live(game_id: str):
-    return banker_stream(game_id, lambda: dashboard_fragment(bank.find(game_id)))
-
-
-@bp.get("/g/<game_id>/auction/live")
-def auction_live(game_id: str):
-    """Bids from the phones on the banker's auction page at once (pushed like the others)."""
-    return banker_stream(game_id, lambda: auction_fragment(bank.find(game_id)))
-
-
-def banker_stream(game_id: str, draw: Callable[[], str]) -> Response:
-    """A banker's page's stream: it ends when the banker key it was let in with changes."""
-    game = load(game_id)
-    opened_with = fingerprint(game)
-    return stream(game, draw, lambda: fingerprint(bank.find(game_id)) == opened_with)
-
-
-def token_holds(column, token: str) -> bool:
-    return db.session.scalar(select(column).where(column == token)) is not None

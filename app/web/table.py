@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from .. import bank
-from ..rules.moves import waits
+from ..models import Game
 from .pages import game_by_table_token, page
-from .present import board, history, standings
+from .present import board, history, standings, waits_of
 
 bp = Blueprint("table", __name__)
 
@@ -17,11 +16,12 @@ TABLE_HISTORY = 6  # the last actions the table screen shows
 
 @bp.get("/t/<token>")
 def screen(token: str):
-    return table_screen(token, fragment=bool(request.args.get("fragment")))
-
-
-def table_screen(token: str, fragment: bool) -> str:
     game = game_by_table_token(token)
+    return table_part(game, token, fragment=bool(request.args.get("fragment")))
+
+
+def table_part(game: Game, token: str, fragment: bool = True) -> str:
+    """The table screen, or only its live part (`fragment`: what its stream sends)."""
     template = "table_live.html" if fragment else "table.html"
     return page(
         template,
@@ -30,5 +30,5 @@ def table_screen(token: str, fragment: bool) -> str:
         ranks=standings(game),
         cells=board(game),
         latest=history(game, limit=TABLE_HISTORY),
-        waits=waits(bank.state_of(game), bank.edition_of(game)),
+        waits=waits_of(game),
     )
