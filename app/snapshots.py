@@ -21,7 +21,9 @@ MOST = 512  # games kept per process (the newest version of each), least recentl
 COLUMNS = tuple(column.key for column in Game.__table__.columns)
 T = TypeVar("T")
 
+WAIT = 5.0  # seconds a stream waits for another's read of the row before it looks again
 _kept: OrderedDict[str, Game] = OrderedDict()
+_reading: dict[str, threading.Event] = {}
 _lock = threading.Lock()
 
 
@@ -35,15 +37,28 @@ def keep(game: Game, state=None) -> Game:
 
 
 def at(game_id: str, version: int) -> Game | None:
-    """The game at `version` or later: the kept copy, else its row read now (one query) and
-    kept; None if there is no such game."""
-    with _lock:
-        kept = _kept.get(game_id)
-        if kept is not None and kept.version >= version:
-            _kept.move_to_end(game_id)
-            return kept
-    row = db.session.execute(select(Game.__table__).where(Game.id == game_id)).mappings().first()
-    return None if row is None else _store(Game(**dict(row)))
+    """The game at `version` or later: the kept copy, else its row read now (one query, by
+    one stream of the process while the others wait for it) and kept; None if there is no
+    such game."""
+    while True:
+        with _lock:
+            kept = _kept.get(game_id)
+            if kept is not None and kept.version >= version:
+                _kept.move_to_end(game_id)
+                return kept
+            reading = _reading.get(game_id)
+            if reading is None:
+                mine = _reading[game_id] = threading.Event()
+                break
+        reading.wait(WAIT)
+    try:
+        query = select(Game.__table__).where(Game.id == game_id)
+        row = db.session.execute(query).mappings().first()
+        return None if row is None else _store(Game(**dict(row)))
+    finally:
+        with _lock:
+            del _reading[game_id]
+        mine.set()
 
 
 def worked_out(game: Game, name: str, work: Callable[[], T]) -> T:
