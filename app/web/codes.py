@@ -3,6 +3,8 @@ own way back in, and a new link for a lost phone."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import qrcode
 import qrcode.image.svg
 from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
@@ -15,9 +17,13 @@ from ..models import Game, Player, db, new_token
 from .pages import load, offer, page
 
 bp = Blueprint("codes", __name__)
+QR_KEPT = 1024  # codes kept per process (10 a game), about 5 kB each
 
 
+@lru_cache(maxsize=QR_KEPT)
 def qr_svg(url: str) -> Markup:
+    """The link's QR code as inline SVG, drawn once per link and process: a new link (a lost
+    phone, a new banker key) is a new address, drawn anew; the old one ages out."""
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     return Markup(image.to_string(encoding="unicode"))
 
