@@ -14,7 +14,8 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from flask import (
@@ -34,6 +35,7 @@ from sqlalchemy import select, text
 from werkzeug.exceptions import HTTPException
 
 from .. import bank, db_setup, snapshots
+from ..db_setup import deadline_paused
 from ..live import hand_over, keys_of, keys_sql, watcher
 from ..models import Game, Player, db
 from . import shared
@@ -70,11 +72,37 @@ class Page:
 
 def drawing(app) -> threading.BoundedSemaphore:
     """The process's bound on live streams drawing at once (LIVE_DRAWS)."""
-    bound = app.extensions.get("tablebank.drawing")
-    if bound is None:
-        bound = threading.BoundedSemaphore(app.config["LIVE_DRAWS"])
-        bound = app.extensions.setdefault("tablebank.drawing", bound)
-    return bound
+    return bound(app, "LIVE_DRAWS")
+
+
+def bound(app, setting: str) -> threading.BoundedSemaphore:
+    found = app.extensions.get(f"tablebank.{setting}")
+    if found is None:
+        found = threading.BoundedSemaphore(app.config[setting])
+        found = app.extensions.setdefault(f"tablebank.{setting}", found)
+    return found
+
+
+@contextmanager
+def opening() -> Iterator[None]:
+    """A stream's turn to read what opened it: at most LIVE_OPENINGS of a process at once,
+    the others waiting their turn holding no pooled connection, off the request's deadline.
+    A thousand pages reconnecting after a restart queue here instead of emptying the pool
+    (and being told to come back later)."""
+    turn = bound(current_app, "LIVE_OPENINGS")
+    with deadline_paused():
+        turn.acquire()
+    try:
+        yield
+    finally:
+        db.session.remove()  # the connection back in the pool before the next one's turn
+        turn.release()
+
+
+def read_opening(query: str, **params):
+    """What opened a stream, in one query, in its turn."""
+    with opening():
+        return db.session.execute(text(query), params).first()
 
 
 # -- the streams ---------------------------------------------------------------------------
@@ -84,8 +112,7 @@ def drawing(app) -> threading.BoundedSemaphore:
 def player_live(token: str):
     query = f"SELECT player.seat, game.id, game.version, {keys_sql(db.session)} FROM player"
     query += " JOIN game ON game.id = player.game_id WHERE player.token = :token"
-    found = opened(db.session.execute(text(query), {"token": token}).first())
-    seat, game_id, version, keys = found
+    seat, game_id, version, keys = opened(read_opening(query, token=token))
     return stream(
         Page(
             game_id,
@@ -103,7 +130,7 @@ def player_live(token: str):
 def table_live(token: str):
     query = f"SELECT game.id, game.version, {keys_sql(db.session)} FROM game"
     query += " WHERE game.table_token = :token"
-    game_id, version, keys = opened(db.session.execute(text(query), {"token": token}).first())
+    game_id, version, keys = opened(read_opening(query, token=token))
     return stream(
         Page(
             game_id,
@@ -138,7 +165,9 @@ def banker_page(game_id: str, part: str, draw: Callable[[Game], str]) -> Page:
     def allowed() -> bool:
         return fingerprint(bank.find(game_id)) == opened_with
 
-    return Page(game_id, game.version, keys_of(db.session, game_id), part, draw, allowed)
+    with opening():
+        keys = keys_of(db.session, game_id)
+    return Page(game_id, game.version, keys, part, draw, allowed)
 
 
 def opened(found):
