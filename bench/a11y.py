@@ -4,13 +4,13 @@ English, Spanish and Japanese (WCAG 2.x A/AA and best-practice rules), Lighthous
 
 Method: the `tablebank` command on a fresh SQLite database; a game grown through the API
 (Ana holds the dark blues with a house on each, Bea a mortgaged Baltic Avenue, phone turns
-on); the browser opens the banker link, then every page of tests/e2e/tour.py's list. axe-core
+on); the browser opens the banker link, then every page of bench/tour.py's list. axe-core
 is npm's package (its axe.min.js injected into each page); Lighthouse is npm's `lighthouse`
 with Debian's Chromium (CHROME_PATH).
 
 Install once, in any folder: `npm i -E axe-core@4.14.1 lighthouse@12.2.3` (Lighthouse 13
 wants Node 22); give that folder with --node-modules. Run:
-    .venv/bin/python bench/a11y.py --node-modules /tmp/a11ytools/node_modules --shots /tmp/shots
+    .venv/bin/python -m bench.a11y --node-modules /tmp/a11ytools/node_modules --shots /tmp/shots
 Prints each violation and a JSON line; exits 1 when axe finds a violation or a Lighthouse
 score is below 100.
 """
@@ -25,10 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from common import (  # noqa: E402
+from .common import (
     BROWSER_ARGS,
     PHONE,
     Server,
@@ -141,7 +138,7 @@ def main() -> int:
     axe_js = (args.node_modules / "axe-core" / "axe.min.js").read_text()
     from playwright.sync_api import sync_playwright
 
-    from tests.e2e.tour import grown_game
+    from .tour import grown_game
 
     port = free_port()
     with (

@@ -10,9 +10,9 @@ idempotency key, as a banker's tap sends it. To keep a short game near its nomin
 while it takes its timed actions, the rounds rotate over several short games (each stays
 within +10% of its length). Reported: p50/p99 per length and the long/short ratios.
 
-    python bench/action_time.py                          # SQLite, 300 samples per length
-    python bench/action_time.py --database postgres
-    python bench/action_time.py --samples 30 --lengths 50,500   # a quick look
+    python -m bench.action_time                          # SQLite, 300 samples per length
+    python -m bench.action_time --database postgres
+    python -m bench.action_time --samples 30 --lengths 50,500   # a quick look
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import random
 import sys
 import time
 
-import common
+from . import common
 
 
 def run(database: str, args) -> dict:

@@ -31,7 +31,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-import common
+from . import common
 
 try:
     import aiohttp

@@ -155,9 +155,16 @@ def fresh_database(kind: str, pg_admin: str = PG_ADMIN) -> Iterator[str]:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def checkout_path(checkout: Path) -> str:
+    """A PYTHONPATH under which `tablebank` is another checkout's app/ (an older revision, for
+    a before-and-after run): a folder of one link, made for this run."""
+    shim = Path(tempfile.mkdtemp(prefix="tablebank-checkout-"))
+    (shim / "tablebank").symlink_to(Path(checkout).resolve() / "app")
+    return str(shim)
+
+
 def in_process_app(db_url: str):
     """The app itself (for the in-process benchmarks), on the given database."""
-    sys.path.insert(0, str(ROOT))
     from tablebank import create_app
 
     return create_app({"SQLALCHEMY_DATABASE_URI": db_url, "SECRET_KEY": secrets.token_hex(16)})
@@ -263,8 +270,10 @@ class Server:
     """A server process group on 127.0.0.1, its output kept in a log file, stopped with
     SIGTERM and then SIGKILL (open streams may hold a graceful stop)."""
 
-    def __init__(self, command: list[str], db_url: str, port: int, name: str = "") -> None:
-        self.command, self.db_url, self.port = command, db_url, port
+    def __init__(
+        self, command: list[str], db_url: str, port: int, name: str = "", env: dict | None = None
+    ) -> None:
+        self.command, self.db_url, self.port, self.env = command, db_url, port, env or {}
         self.name = name or Path(command[0]).name
         self.url = f"http://127.0.0.1:{port}"
         self.log_path = Path(tempfile.mkstemp(prefix="tablebank-server-", suffix=".log")[1])
@@ -278,6 +287,7 @@ class Server:
             "PYTHONUNBUFFERED": "1",
             # Benchmarks make many games from one address: no rate limits unless asked for.
             "TABLEBANK_RATELIMIT_ENABLED": os.environ.get("TABLEBANK_RATELIMIT_ENABLED", "false"),
+            **self.env,
         }
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(

@@ -9,7 +9,7 @@ Server-Sent Events stream that sends, as tablebank's does, the cash first and th
 part itself. The same browser work on the client side; the server side reduced to nothing
 but HTTP.
 
-    python bench/floor.py --port 8123      # then open /p/floor and /g/floor/money
+    python -m bench.floor --port 8123      # then open /p/floor and /g/floor/money
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@
 5. the imported game exported again (streamed): its time, its size, and whether it equals
    the archive that was sent.
 
-    .venv/bin/python bench/import_time.py --server tablebank --database sqlite
-    .venv/bin/python bench/import_time.py --server gunicorn --database postgres --workers 4
+    .venv/bin/python -m bench.import_time --server tablebank --database sqlite
+    .venv/bin/python -m bench.import_time --server gunicorn --database postgres --workers 4
 
 Rate limits are off in the server it starts (the import is what is measured).
 """
@@ -28,11 +28,14 @@ import sys
 import threading
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (  # noqa: E402
-    ROOT,
+from tablebank import archive
+from tablebank.edition_files import load_editions
+from tablebank.rules import UNDO, RuleError, apply, new_game
+from tablebank.rules.moves import waits
+from tablebank.rules.setup import RULES
+
+from .common import (
     BenchError,
     Server,
     free_port,
@@ -41,13 +44,6 @@ from common import (  # noqa: E402
     summary,
     table,
 )
-
-sys.path.insert(0, str(ROOT))
-from tablebank import archive  # noqa: E402
-from tablebank.edition_files import load_editions  # noqa: E402
-from tablebank.rules import UNDO, RuleError, apply, new_game  # noqa: E402
-from tablebank.rules.moves import waits  # noqa: E402
-from tablebank.rules.setup import RULES  # noqa: E402
 
 NAMES = ("Ana", "Bea", "Cal", "Dan")
 

@@ -10,7 +10,7 @@ header, as a phone holding the banker link would. Prints a table, the audits tha
 points, and one JSON line; exits 1 when a run fails or a score is below --at-least.
 
 Install: `npm install lighthouse` (any folder; give its bin with --lighthouse or put it on
-PATH). Run: `.venv/bin/python bench/lighthouse.py`.
+PATH). Run: `.venv/bin/python -m bench.lighthouse`.
 """
 
 from __future__ import annotations
@@ -24,9 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import (  # noqa: E402
+from .common import (
     BenchError,
     Http,
     Server,

@@ -34,9 +34,9 @@ shows, or every balance on the table screen, against the API's); the server's RS
 over its processes, from /proc) and threads; the CPU time of the server and of this client
 process, and this event loop's lag, to tell whether the client kept up.
 
-    python bench/load.py                                  # gunicorn, SQLite then PostgreSQL
-    python bench/load.py --servers tablebank --databases sqlite
-    python bench/load.py --games 10 --seconds 10 --rate 5  # a quick look
+    python -m bench.load                                  # gunicorn, SQLite then PostgreSQL
+    python -m bench.load --servers tablebank --databases sqlite
+    python -m bench.load --games 10 --seconds 10 --rate 5  # a quick look
 """
 
 from __future__ import annotations
@@ -49,8 +49,7 @@ import secrets
 import sys
 import time
 
-import clients
-import common
+from . import clients, common
 
 
 async def drive(args, server: common.Server, games: list[common.Game]) -> dict:

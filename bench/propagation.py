@@ -38,9 +38,9 @@ fragment received, from the page's Resource Timing), missed
 updates (not shown within --timeout), banker tap -> dashboard loaded; and the 5,000/50
 ratios; the server's log ("database is locked", tracebacks), RSS and threads.
 
-    python bench/propagation.py                      # full run: 100 samples, both databases
-    python bench/propagation.py --samples 10 --lengths 50,500 --databases sqlite
-    python bench/propagation.py --servers gunicorn --workers 3 --worker-class gthread
+    python -m bench.propagation                      # full run: 100 samples, both databases
+    python -m bench.propagation --samples 10 --lengths 50,500 --databases sqlite
+    python -m bench.propagation --servers gunicorn --workers 3 --worker-class gthread
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ import sys
 import time
 from pathlib import Path
 
-import common
+from . import common
 
 TAP = """window.addEventListener('click', event => {
   if (event.target.closest && event.target.closest('form.act button')) {
@@ -337,7 +337,7 @@ def run_database(database: str, args) -> list[dict]:
                     game.caller, game.base = caller, server.url
                 variants: dict = dict(games)
                 floor_port = common.free_port()
-                floor_cmd = [sys.executable, str(Path(__file__).with_name("floor.py"))]
+                floor_cmd = [sys.executable, "-m", "bench.floor"]
                 floor_cmd += ["--port", str(floor_port)]
                 with common.Server(floor_cmd, url, floor_port, "floor") as floor:
                     if args.floor:

@@ -13,8 +13,8 @@ during the attack, then alone again (the floor, measured in the same run before 
 Printed: the banker's n, p50, p95, max and failures in each phase, the attack's
 connections held and reopened, and the server's memory.
 
-    .venv/bin/python bench/slow_clients.py --server tablebank --database sqlite
-    .venv/bin/python bench/slow_clients.py --server gunicorn --database postgres --workers 4
+    .venv/bin/python -m bench.slow_clients --server tablebank --database sqlite
+    .venv/bin/python -m bench.slow_clients --server gunicorn --database postgres --workers 4
 """
 
 from __future__ import annotations
@@ -22,17 +22,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import sys
 import threading
 import time
-from pathlib import Path
 
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import contextlib
-
-from common import (  # noqa: E402
+from .common import (
     Server,
     free_port,
     fresh_database,

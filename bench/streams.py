@@ -25,9 +25,9 @@ during the hold), fragment fetch p50/p95, server RSS (summed over its processes)
 not up to date, lost actions and what the server's output says ("database is locked",
 tracebacks, worker timeouts).
 
-    python bench/streams.py                                   # tablebank, then gunicorn
-    python bench/streams.py --servers gunicorn --databases postgres
-    python bench/streams.py --pages 100 --step 50 --hold 5    # a quick look
+    python -m bench.streams                                   # tablebank, then gunicorn
+    python -m bench.streams --servers gunicorn --databases postgres
+    python -m bench.streams --pages 100 --step 50 --hold 5    # a quick look
 """
 
 from __future__ import annotations
@@ -40,8 +40,7 @@ import secrets
 import sys
 import time
 
-import clients
-import common
+from . import clients, common
 
 PAGES_PER_GAME = 7  # 6 players and the table screen
 

@@ -16,7 +16,7 @@ Then a money move (a player pays another 50) from the dashboard, and on a player
 and (this tree only) a debt settled from the turn page: a throw onto a hotel the player
 cannot pay, one mortgage, the payment (issue 19's target: at most 4 taps).
 
-    .venv/bin/python bench/taps.py [--turns 100] [--seed 7] [--before-ref 9765e20]
+    .venv/bin/python -m bench.taps [--turns 100] [--seed 7] [--before-ref 9765e20]
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import common
+from . import common
 
 JAIL, BOARD = 10, 40
 MOVES_TO_JAIL = ("go_to_jail",)
@@ -459,11 +459,11 @@ def run(flow: str, root: Path, browser, args) -> dict:
     with common.fresh_database("sqlite") as db_url:
         port = common.free_port()
         code = (
-            f"import sys; sys.path.insert(0, {str(root)!r}); from tablebank import create_app; "
-            "from werkzeug.serving import run_simple; "
+            "from tablebank import create_app; from werkzeug.serving import run_simple; "
             f"run_simple('127.0.0.1', {port}, create_app(), threaded=True)"
         )
-        server = common.Server([sys.executable, "-c", code], db_url, port, name=flow)
+        path = {"PYTHONPATH": common.checkout_path(root)}
+        server = common.Server([sys.executable, "-c", code], db_url, port, flow, path)
         with server.start():
             edition = common.edition_data(common.Http(server.url))
             play = Play(flow, server.url, browser, edition, args.seed)
