@@ -254,6 +254,43 @@ def add_server_options(
     parser.add_argument("--pg-admin-url", default=PG_ADMIN, help="where to create databases")
 
 
+# The two setups the issue measures: the one-process command on SQLite, and gunicorn with four
+# gevent workers on PostgreSQL (server:database pairs).
+SETUPS = "tablebank:sqlite,gunicorn:postgres"
+
+
+def add_setup_options(parser, setups_default: str = SETUPS) -> None:
+    """--setups (server:database pairs), the server options and --smoke."""
+    add_server_options(parser, servers_default="", workers_default=4)
+    parser.add_argument(
+        "--setups",
+        default=setups_default,
+        help="comma-separated server:database pairs (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--smoke", action="store_true", help="a run of a few seconds: does it work at all?"
+    )
+
+
+def setups(args) -> list[tuple[str, str]]:
+    pairs = [tuple(pair.split(":", 1)) for pair in split_list(args.setups)]
+    for pair in pairs:
+        if len(pair) != 2 or pair[0] not in ("tablebank", "gunicorn"):
+            raise BenchError(f"a setup is server:database, e.g. gunicorn:postgres, not {pair}")
+    return pairs
+
+
+@contextlib.contextmanager
+def running(args, kind: str, database: str, **env) -> Iterator[Server]:
+    """A fresh database and the server on it, for the length of the block."""
+    with fresh_database(database, args.pg_admin_url) as url:
+        port = free_port()
+        command = command_for(args, kind, port)
+        extra = {name: str(value) for name, value in env.items()}
+        with Server(command, url, port, f"{kind}/{database}", extra) as server:
+            yield server
+
+
 def command_for(args, kind: str, port: int) -> list[str]:
     return server_command(
         kind,
@@ -348,7 +385,7 @@ class Server:
             "rss_mib": round(rss_kib / 1024, 1),
             "threads": threads,
             "processes": count,
-            "cpu_s": round(ticks / os.sysconf("SC_CLK_TCK"), 1),
+            "cpu_s": round(ticks / os.sysconf("SC_CLK_TCK"), 2),
         }
 
     def log_text(self) -> str:
