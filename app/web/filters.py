@@ -27,6 +27,12 @@ def register(app: Flask) -> None:
         return shared.CSRF if shared.drawing_shared() else generate_csrf()
 
     @app.template_global()
+    def form_version(game) -> object:
+        """The version a form was drawn for (a stale form is refused), or its mark in a shared
+        live part: a part a seat's phone shows again unchanged takes the new version."""
+        return shared.VERSION if shared.drawing_shared() else game.version
+
+    @app.template_global()
     def page_path() -> str:
         """The page a form is on, where a refusal takes the banker back: a live stream draws
         its page's live part, so it names that page (streams.py), not itself."""

@@ -3,16 +3,22 @@ from it, for their own seat only."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from dataclasses import fields, is_dataclass
 
-from .. import bank
+from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask_babel import get_locale
+
+from .. import bank, logbook
 from ..models import Game, Player
 from ..rules import KINDS, RuleError, rent_due, score
 from ..rules.actions import TURNS
+from ..rules.edition import Space
+from ..snapshots import worked_out
 from . import turns
 from .args import arg, whole
 from .pages import expected_version, offer, page, payload_from_form, player_by_token
-from .present import history, history_page, standings
+from .phone_money import take_back_offer
+from .present import game_view, history, history_page, standings
 from .words import refused, said
 
 bp = Blueprint("phone", __name__)
@@ -64,6 +70,19 @@ def player_page(token: str):
 
 def player_part(game: Game, seat: int, token: str, fragment: bool = True) -> str:
     """The player's page, or only its live part (`fragment`: what its stream sends)."""
+    context = {**own_context(game, seat), "mine": history(game, limit=OWN_HISTORY, seat=seat)}
+    pad_to = url_for("phone.player_turn", token=token)
+    template = "player_live.html" if fragment else "phone.html"
+    return page(template, game, token=token, pad_to=pad_to, **context)
+
+
+def own_context(game: Game, seat: int) -> dict:
+    """What the player's live part shows but their history, worked out once per version and
+    language (the buttons' sentences are in the reader's)."""
+    return worked_out(game, ("seat", seat, str(get_locale())), lambda: seat_context(game, seat))
+
+
+def seat_context(game: Game, seat: int) -> dict:
     state, edition = bank.state_of(game), bank.edition_of(game)
     ranks = [s for s, _ in standings(game)]
     groups = {}
@@ -71,21 +90,60 @@ def player_part(game: Game, seat: int, token: str, fragment: bool = True) -> str
         space = edition.spaces[index]
         rent = rent_due(state, edition, index, dice=7)
         groups.setdefault(space.group, []).append((space, state.deeds[index], rent))
-    context = dict(
+    return dict(
         seat=seat,
-        token=token,
         groups=groups,
         rank=ranks.index(seat) + 1 if seat in ranks else None,
         worth=score(state, edition, seat),
-        mine=history(game, limit=OWN_HISTORY, seat=seat),
         own_history=OWN_HISTORY,
         auction=state.auction,
         offers=offers_to(game, state, seat),
         panels=phone_panels(game, seat),
         presets=turns.PRESETS[:4],
+        take_back=take_back_offer(game, seat),
     )
-    pad_to = url_for("phone.player_turn", token=token)
-    return page("player_live.html" if fragment else "phone.html", game, pad_to=pad_to, **context)
+
+
+def player_signature(game: Game, seat: int) -> tuple:
+    """Everything the player's live part shows, as plain values: the same signature at two
+    versions, the same page (its forms' version apart), so it is not drawn again. Their own
+    history is named by its latest action (an undo of one is an action of theirs too)."""
+    view = game_view(game)
+    players = [
+        (p["seat"], p["name"], p["colour"], p["bankrupt"], p["score"] if view["ended"] else 0)
+        for p in view["players"]
+    ]
+    shown = (
+        view["players"][seat],
+        players,
+        view["ended"],
+        view["winners"],
+        view["settings"],
+        [w["what"] == "roll" and w["seat"] == seat for w in view["pending"][:1]],  # "Your turn"
+        view["auction"],
+        logbook_latest(game).get(seat),
+    )
+    return plain((shown, own_context(game, seat)))
+
+
+def logbook_latest(game: Game) -> dict[int, int]:
+    return worked_out(game, "latest own", lambda: logbook.latest_own(game))
+
+
+def plain(value: object) -> object:
+    """A value as nested tuples of plain values (dataclasses and dicts by their fields; an
+    edition's space by its number): what a page shows, comparable and hashable."""
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return value
+    if isinstance(value, Space):
+        return ("space", value.index)
+    if isinstance(value, dict):
+        return tuple((plain(k), plain(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return tuple(plain(v) for v in value)
+    if is_dataclass(value):
+        return (type(value).__name__, *(plain(getattr(value, f.name)) for f in fields(value)))
+    return repr(value)
 
 
 @bp.get("/p/<token>/history")

@@ -1,8 +1,10 @@
 """Live parts drawn once per process: what several open pages show at a version (the table
 screen's live part, the banker's dashboard and auction for every banker phone, a player's own
 for each of their open pages), in one language, theme and time zone, is drawn once and sent
-to each. What is each page's own is put in as it is sent: its CSRF token, and a fresh
-idempotency key for each form (so no two phones ever share a key)."""
+to each; a part whose page shows nothing new at a version (`signature`: what it shows is the
+same) is not drawn again at all. What is each page's own, or each version's, is put in as it
+is sent: its CSRF token, a fresh idempotency key for each form (so no two phones ever share
+a key), and the version its forms were drawn for."""
 
 from __future__ import annotations
 
@@ -18,11 +20,13 @@ from flask import g
 MARK = secrets.token_hex(6)  # never in anything a user typed
 CSRF = f"csrf-{MARK}"
 KEY = f"key-{MARK}"
+VERSION = f"version-{MARK}"
 KEYS = re.compile(re.escape(KEY))
 MOST = 4096  # live parts kept per process (the newest version of each), least recent out
 WAIT = 5.0  # seconds a stream waits for another's drawing before it looks again
 
-_drawn: OrderedDict[tuple, tuple[int, str]] = OrderedDict()
+# key -> (version, HTML, signature of what it shows)
+_drawn: OrderedDict[tuple, tuple[int, str, object]] = OrderedDict()
 _pending: dict[tuple, threading.Event] = {}
 _lock = threading.Lock()
 
@@ -32,16 +36,18 @@ def drawing_shared() -> bool:
     return bool(g.get("drawing_shared"))
 
 
-def drawn(key: tuple, version: int, draw: Callable[[], tuple[int, str]]) -> tuple[int, str]:
-    """The part `key` at `version` or later, and the version it shows: drawn by `draw` (which
-    gives both) unless this process has it already, or is drawing it for another page (then
-    that drawing is waited for)."""
+def drawn(key: tuple, version: int, draw: Callable) -> tuple[int, str]:
+    """The part `key` at `version` or later, and the version it shows: drawn by `draw` unless
+    this process has it already, or is drawing it for another page (then that drawing is
+    waited for). `draw(before)` is given what was kept for an earlier version, if anything
+    (version, HTML, signature), and gives (version, HTML, signature): the same HTML again
+    when its signature says nothing it shows changed."""
     while True:
         with _lock:
             found = _drawn.get(key)
             if found is not None and found[0] >= version:
                 _drawn.move_to_end(key)
-                return found
+                return found[0], found[1]
             pending = _pending.get(key)
             if pending is None:
                 mine = _pending[key] = threading.Event()
@@ -49,13 +55,13 @@ def drawn(key: tuple, version: int, draw: Callable[[], tuple[int, str]]) -> tupl
         pending.wait(WAIT)
     try:
         g.drawing_shared = True
-        found = draw()
+        found = draw(found)
         with _lock:
             _drawn[key] = found
             _drawn.move_to_end(key)
             while len(_drawn) > MOST:
                 _drawn.popitem(last=False)
-        return found
+        return found[0], found[1]
     finally:
         g.drawing_shared = False
         with _lock:
@@ -63,7 +69,8 @@ def drawn(key: tuple, version: int, draw: Callable[[], tuple[int, str]]) -> tupl
         mine.set()
 
 
-def own(html: str, csrf: str) -> str:
-    """A shared part as one page gets it: its CSRF token, a fresh key in each form."""
-    html = html.replace(CSRF, csrf)
+def own(html: str, csrf: str, version: int) -> str:
+    """A shared part as one page gets it: its CSRF token, a fresh key in each form, the
+    version its forms were drawn for."""
+    html = html.replace(CSRF, csrf).replace(VERSION, str(version))
     return KEYS.sub(lambda _: uuid.uuid4().hex, html) if KEY in html else html

@@ -44,7 +44,7 @@ from .auth import fingerprint
 from .banker import dashboard_fragment
 from .endgame import auction_fragment
 from .pages import load
-from .phone import player_part
+from .phone import player_part, player_signature
 from .table import table_part
 
 bp = Blueprint("streams", __name__)
@@ -68,6 +68,7 @@ class Page:
     part: str
     draw: Callable[[Game], str]
     allowed: Callable[[], bool]
+    signature: Callable[[Game], object] | None = None  # what it shows, when it can say
 
 
 def drawing(app) -> threading.BoundedSemaphore:
@@ -121,6 +122,7 @@ def player_live(token: str):
             f"player {token}",
             lambda game: player_part(game, seat, token),
             lambda: token_holds(Player.token, token),
+            lambda game: player_signature(game, seat),
         ),
         url_for("phone.player_page", token=token),
     )
@@ -270,12 +272,15 @@ def news(page: Page, key: tuple, version: int, csrf: str) -> tuple[int, str]:
     be drawn here, and the page fetches it as it would when polling; GONE if the page's link
     or key no longer opens it."""
 
-    def draw() -> tuple[int, str]:
+    def draw(before: tuple | None) -> tuple[int, str, object]:
         with drawing(current_app):
             game = snapshots.at(page.game_id, version)
             if game is None:
                 raise Gone()
-            return game.version, page.draw(game)
+            signature = page.signature(game) if page.signature else None
+            if before is not None and signature is not None and before[2] == signature:
+                return game.version, before[1], signature  # nothing it shows changed
+            return game.version, page.draw(game), signature
 
     try:
         drawn, html = shared.drawn(key, version, draw)
@@ -291,7 +296,7 @@ def news(page: Page, key: tuple, version: int, csrf: str) -> tuple[int, str]:
     finally:
         db.session.remove()  # no connection held between two events
     drawn = max(drawn, version)
-    lines = "".join(f"data: {line}\n" for line in shared.own(html, csrf).splitlines())
+    lines = "".join(f"data: {line}\n" for line in shared.own(html, csrf, drawn).splitlines())
     return drawn, f"id: {drawn}\nevent: live\n{lines}\n"
 
 
