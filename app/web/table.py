@@ -3,10 +3,15 @@ the TV everyone sees."""
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from collections import OrderedDict
+
+from flask import Blueprint, g, render_template, request
+from flask_babel import get_locale
+from markupsafe import Markup
 
 from ..models import Game
 from .pages import game_by_table_token, page
+from .phone import plain
 from .present import board, history, standings, waits_of
 
 bp = Blueprint("table", __name__)
@@ -28,7 +33,28 @@ def table_part(game: Game, token: str, fragment: bool = True) -> str:
         game,
         token=token,
         ranks=standings(game),
-        cells=board(game),
+        squares=lambda: squares(board(game)),
         latest=history(game, limit=TABLE_HISTORY),
         waits=waits_of(game),
     )
+
+
+SQUARES_KEPT = 256
+_squares: OrderedDict[tuple, Markup] = OrderedDict()
+
+
+def squares(cells: list[dict]) -> Markup:
+    """The board's squares, drawn once per board (in a language, with the players' token
+    letters) in the process: most actions move money, not tokens or deeds."""
+    shown = [
+        {**cell, "tokens": [(p.seat, p.name, p.colour, p.in_jail) for p in cell["tokens"]]}
+        for cell in cells
+    ]  # what the squares show of the players on them
+    key = (plain(shown), str(get_locale()), tuple(g.get("marks") or ()))
+    found = _squares.get(key)
+    if found is None:
+        found = Markup(render_template("_squares.html", cells=cells))
+        _squares[key] = found
+        while len(_squares) > SQUARES_KEPT:
+            _squares.popitem(last=False)
+    return found

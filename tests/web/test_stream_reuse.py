@@ -101,3 +101,29 @@ def test_a_payment_to_one_player_draws_only_that_player_s_phone(table, app):
         watcher(app).stop()
     assert drawn.count("player_live.html") == 1
     assert US  # the classic board
+
+
+def test_the_table_s_squares_are_drawn_again_only_when_the_board_changes(table, app):
+    """A payment changes the balances on the table screen, not its squares; a deed bought
+    does."""
+    table.new_api_game(names=("Ana", "Bea", "Cal"))
+    drawn: list[str] = []
+
+    def noted(_app, template, **_extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(noted, app)
+    try:
+        table.page(table.screen())
+        drawn.clear()
+        table.act("bank_pay", player=0, amount=10)
+        paid = table.read(table.screen())
+        assert drawn.count("_squares.html") == 0
+        assert "$1,510" in paid
+        table.own(1, BOARDWALK)
+        drawn.clear()
+        bought = table.page(table.screen())
+        assert drawn.count("_squares.html") == 1
+        assert "owned by Bea" in table.text(bought)
+    finally:
+        template_rendered.disconnect(noted, app)
