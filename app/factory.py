@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask, jsonify, request
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
+from jinja2 import FileSystemBytecodeCache
 from werkzeug.exceptions import HTTPException
 
 from . import (
@@ -41,6 +44,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     logs.register(app)  # no token or key in a log line
     hosting.owner_only(app)  # the instance folder and the database hold every key: 0700, 0600
     app.extensions["tablebank.editions"] = load_editions(EDITIONS)
+    compiled_templates_kept(app)
 
     db.init_app(app)
     i18n.register(app)
@@ -92,6 +96,17 @@ class Migrations:
         migrations = str(SHIPPED / "migrations")
         Migrate(self.app, db, directory=migrations, render_as_batch=True)  # replaces this one
         return getattr(self.app.extensions["migrate"], name)
+
+
+def compiled_templates_kept(app: Flask) -> None:
+    """The templates compiled once and kept in instance/templates-compiled, so that a start
+    does not compile them again for its first pages (Jinja checks each one's source)."""
+    folder = Path(app.instance_path) / "templates-compiled"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:  # a read-only instance folder: compiled at each start, as before
+        return
+    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(folder))
 
 
 def register_web(app: Flask) -> None:

@@ -128,13 +128,47 @@ def screenshots(browser, tour, folder: Path) -> list[str]:
     return made
 
 
+def smoke(args) -> int:
+    """Every page of the tour loads (the error page answers 404), in English: the tour and
+    the server work; axe-core's and Lighthouse's own runs are the full run's."""
+    from playwright.sync_api import sync_playwright
+
+    from .tour import grown_game
+
+    port = free_port()
+    failed = []
+    with (
+        fresh_database("sqlite") as db_url,
+        Server(command_for(args, "tablebank", port), db_url, port) as server,
+        sync_playwright() as pw,
+    ):
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        context = browser.new_context(viewport=PHONE)
+        tour = grown_game(context, server.url)
+        page = context.new_page()
+        for path in tour.all_pages():
+            status = page.goto(tour.url + path).status
+            if status != (404 if path.endswith("/nowhere") else 200):
+                failed.append(f"{path}: {status}")
+        browser.close()
+    print(f"a11y smoke: {len(tour.all_pages())} pages, failed: {failed or 'none'}")
+    return 1 if failed else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--node-modules", type=Path, required=True)
+    parser.add_argument("--node-modules", type=Path, help="where axe-core (and lighthouse) are")
     parser.add_argument("--shots", type=Path, help="write screenshots to this folder")
     parser.add_argument("--no-lighthouse", action="store_true")
     add_server_options(parser)
+    parser.add_argument(
+        "--smoke", action="store_true", help="the tour's pages in one language, without axe"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        return smoke(args)
+    if args.node_modules is None:
+        parser.error("--node-modules is required")
     axe_js = (args.node_modules / "axe-core" / "axe.min.js").read_text()
     from playwright.sync_api import sync_playwright
 

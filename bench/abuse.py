@@ -98,7 +98,10 @@ def main() -> int:
     parser.add_argument("--server", default="gunicorn", choices=["gunicorn", "tablebank"])
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--flooders", type=int, default=4)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.flooders = 3, 2
     os.environ["TABLEBANK_RATELIMIT_ENABLED"] = "true"  # the limits are what is measured
     with fresh_database(args.database) as url:
         port = free_port()

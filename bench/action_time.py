@@ -102,7 +102,10 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=10, help="untimed rounds first")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--pg-admin-url", default=common.PG_ADMIN)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.lengths, args.samples, args.warmup = "20", 5, 1
     args.lengths = common.split_ints(args.lengths)
     print(f"action_time: {common.machine()}; lengths {args.lengths}, {args.samples} samples each")
     results = []

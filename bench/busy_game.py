@@ -123,7 +123,10 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=700)
     parser.add_argument("--addresses", type=int, default=10)
     parser.add_argument("--keep-log", help="write the server's output to this file")
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.writers, args.requests, args.workers = 10, 20, 2
     print(f"{machine()}; open files: {raise_file_limit()}")
     with fresh_database(args.database) as url:
         port = free_port()

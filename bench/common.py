@@ -317,6 +317,23 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60) -> Server:
+        self.start_process()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise BenchError(f"{self.name} exited at start:\n{self.log_text()[-3000:]}")
+            try:
+                status, _, _ = Http(self.url, timeout=2).request("GET", "/api/editions")
+                if status == 200:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise BenchError(f"{self.name} did not answer in {timeout} s:\n{self.log_text()[-3000:]}")
+
+    def start_process(self) -> None:
+        """The process started, not waited for."""
         env = {
             **os.environ,
             "DATABASE_URL": self.db_url,
@@ -336,19 +353,6 @@ class Server:
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise BenchError(f"{self.name} exited at start:\n{self.log_text()[-3000:]}")
-            try:
-                status, _, _ = Http(self.url, timeout=2).request("GET", "/api/editions")
-                if status == 200:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise BenchError(f"{self.name} did not answer in {timeout} s:\n{self.log_text()[-3000:]}")
 
     def pids(self) -> list[int]:
         """Every live process of the server's process group (gunicorn's master and workers)."""

@@ -290,7 +290,10 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=1000, help="API calls (default 1000)")
     parser.add_argument("--forms", type=int, default=200, help="form posts (default 200)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.calls, args.forms = 60, 20
     os.environ["TABLEBANK_RATELIMIT_ENABLED"] = "false"
     with fresh_database(args.database) as url:
         port = free_port()

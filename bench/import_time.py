@@ -175,7 +175,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--floor-seconds", type=float, default=10)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.actions, args.floor_seconds, args.workers = 200, 1, 2
 
     made = time.perf_counter()
     data = archive_of(args.actions)

@@ -110,7 +110,10 @@ def main() -> int:
     )
     parser.add_argument("--at-least", type=int, default=100, help="lowest score accepted")
     parser.add_argument("--keep", help="folder to keep the JSON reports in")
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.actions, args.pages = 1, 10, args.pages or "player page"
     command = lighthouse_bin(args.lighthouse)
     reports = Path(args.keep or tempfile.mkdtemp(prefix="tablebank-lighthouse-"))
     reports.mkdir(parents=True, exist_ok=True)

@@ -169,7 +169,10 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=3, help="untimed rounds first (default 3)")
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--pg-admin-url", default=common.PG_ADMIN)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.lengths, args.iterations, args.warmup = "20", 2, 1
     args.lengths = common.split_ints(args.lengths)
     args.pages = common.split_list(args.pages)
     unknown = [p for p in args.pages if p not in PAGES]

@@ -75,14 +75,19 @@ def report(database: str, figures: dict, samples: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", type=Path, required=True, help="the older checkout")
+    parser.add_argument("--before", type=Path, help="the older checkout (required but in a smoke)")
     parser.add_argument("--after", type=Path, default=ROOT, help="default: this checkout")
     parser.add_argument("--databases", default="sqlite", help="sqlite and/or postgres")
     parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--length", type=int, default=50, help="actions in each game's log")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--pg-admin-url", default=common.PG_ADMIN)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.samples, args.length, args.before = 2, 20, args.before or args.after
+    if args.before is None:
+        parser.error("--before is required")
     args.warmup, args.seed, args.timeout, args.reshuffle = 2, 1, 5, 0
     args.pause, args.amount, args.verbose = 0.3, 1, False
     os.environ["SECRET_KEY"] = secrets.token_hex(32)

@@ -188,7 +188,10 @@ def main() -> int:
     parser.add_argument("--revocations", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--addresses", type=int, default=10)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.pages, args.revocations, args.workers, args.timeout = 14, 2, 2, 60
     print(f"{machine()}; open files: {raise_file_limit()}")
     with fresh_database(args.database) as url:
         port = free_port()

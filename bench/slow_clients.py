@@ -201,7 +201,10 @@ def main() -> int:
     parser.add_argument("--one-client", type=int, default=3000)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--ramp", type=float, default=5)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.idle, args.slow, args.one_client, args.seconds, args.ramp = 50, 10, 50, 3, 1
     print(f"{machine()}; open files: {raise_file_limit()}")
     with fresh_database(args.database) as url:
         port = free_port()

@@ -244,7 +244,10 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=1.0)
     parser.add_argument("--readback-timeout", type=float, default=180)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.pages, args.step, args.hold, args.rate = 14, 7, 2, 2
     limit = common.raise_file_limit()
     if limit < args.pages * 3:
         print(f"note: open files limit {limit} for {args.pages} pages", file=sys.stderr)

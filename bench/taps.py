@@ -484,7 +484,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--before-ref", default="9765e20", help="the code before issue 10")
     parser.add_argument("--flows", default="before,after")
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.turns, args.flows = 3, "after"
     from playwright.sync_api import sync_playwright
 
     before = Path(tempfile.mkdtemp(prefix="tablebank-before-"))

@@ -70,3 +70,21 @@ def test_a_game_logged_before_its_rows_kept_what_pages_read_calls_for_the_upgrad
         db.session.remove()
         db.engine.dispose()
     assert checked(url, tmp_path) == 0
+
+
+def test_a_start_does_not_compile_the_templates_again(tmp_path, database_url, monkeypatch):
+    monkeypatch.setenv("TABLEBANK_INSTANCE", str(tmp_path / "instance"))
+    settings = {"SQLALCHEMY_DATABASE_URI": database_url(tmp_path), "TESTING": True}
+    first = create_app(settings)
+    assert first.test_client().get("/").status_code == 200
+    again = create_app(settings)
+    compiled = []
+    compile_ = again.jinja_env.compile
+    monkeypatch.setattr(
+        again.jinja_env, "compile", lambda *a, **k: compiled.append(a[1]) or compile_(*a, **k)
+    )
+    assert again.test_client().get("/").status_code == 200
+    assert compiled == []
+    for app in (first, again):
+        with app.app_context():
+            db.engine.dispose()
