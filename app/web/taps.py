@@ -27,6 +27,7 @@ class StayOnPage:
         self.app = app
 
     def __call__(self, environ, start_response):
+        environ.setdefault(ACTING, [])  # shared with the copy a tap's POST is run on
         try:
             if environ.get("REQUEST_METHOD") == "POST" and TAP in environ:
                 return self.tap(environ, start_response)
@@ -56,7 +57,9 @@ class StayOnPage:
 
 def answered(environ) -> None:
     """The request is answered: the streams waiting for it may draw."""
-    for live, followed in environ.pop(ACTING, ()):
+    acting = environ.get(ACTING) or []
+    while acting:
+        live, followed = acting.pop()
         live.done_acting(followed)
 
 

@@ -135,6 +135,8 @@ def test_the_streams_an_action_woke_draw_once_its_answer_is_out(table, app, monk
     template_rendered.connect(rendered, app)
     try:
         answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
+        followed = watcher(app).games.get(table.id)  # None once the stream has drawn and ended
+        assert followed is None or followed.answered.is_set()  # the answer is out: draw now
         reader.join(HANG)
     finally:
         template_rendered.disconnect(rendered, app)
