@@ -189,7 +189,7 @@ def main() -> int:
     print(f"archive: {args.actions:,} actions, {len(body) / 1e6:.2f} MB, made in "
           f"{time.perf_counter() - made:.0f} s")  # fmt: skip
     started = time.perf_counter()
-    archive._prepared(body, False, load_editions(), 3600, Dialect())
+    archive._prepared(body, load_editions(), 3600, Dialect())
     alone = time.perf_counter() - started
     print(f"floor: the same checks and replay in this process, alone: {alone:.1f} s")
 

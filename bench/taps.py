@@ -42,11 +42,10 @@ class Counter:
 
     def __init__(self, page) -> None:
         self.page, self.taps, self.loads, self.scrolls = page, 0, 0, 0
-        page.on("framenavigated", self.navigated)
+        page.on("load", self.loaded)  # a page loaded: not a tap merged in place (app.js)
 
-    def navigated(self, frame) -> None:
-        if frame == self.page.main_frame:
-            self.loads += 1
+    def loaded(self, _page) -> None:
+        self.loads += 1
 
     def tap(self, locator) -> None:
         locator = locator.first
@@ -57,7 +56,19 @@ class Counter:
         )
         self.scrolls += bool(below)
         self.taps += 1
+        in_place = locator.evaluate(
+            "e => { const b = e.closest('button'); const f = b && b.type === 'submit'"
+            " && b.closest('form.act[method=post], form.quick-money[method=post]');"
+            " if (f) { window.swapped = new Promise(r => document.addEventListener("
+            "'swapped', r, {once: true})); } return Boolean(f); }"
+        )
         locator.click()
+        if in_place:  # posted by app.js, its answer merged into the page
+            merged = self.page.evaluate(
+                "() => Promise.race([window.swapped, new Promise(r => setTimeout(r, 30000))])"
+            )
+            if merged is None:
+                raise common.BenchError(f"a tap was not merged in 30 s on {self.page.url}")
         self.page.wait_for_load_state("load")
 
     def fill(self, locator, text: str) -> None:
