@@ -164,7 +164,8 @@ var tablebank = (function () {
 (function () {
   "use strict";
   if (!window.fetch || !window.DOMParser || !window.history.pushState) { return; }
-  var sending = false, token = document.querySelector("meta[name=csrf-token]");
+  var TAPS = "form.act[method=post], form.quick-money[method=post]";
+  var sending = false, queued = null, token = document.querySelector("meta[name=csrf-token]");
   function assets(doc) {
     return Array.prototype.map.call(doc.querySelectorAll("link[rel=stylesheet], script[src]"), function (e) { return e.getAttribute("href") || e.getAttribute("src"); }).join(" ");
   }
@@ -188,14 +189,20 @@ var tablebank = (function () {
     if (banner) { banner.setAttribute("tabindex", "-1"); banner.focus({ preventScroll: true }); }
     if (banner && banner.classList.contains("flash")) { tablebank.say(banner.firstChild ? banner.firstChild.textContent.trim() : ""); }
   }
-  document.addEventListener("submit", function (e) {
-    var form = e.target;
-    if (!form.matches("form.act[method=post], form.quick-money[method=post]") || e.defaultPrevented) { return; }
-    e.preventDefault();
-    if (sending) { return; }  // one tap at a time: the next is drawn for the page it brings
+  // The same action's form on the page now (the page was merged in meanwhile): its fields
+  // are those of the page as it is, its version the game's.
+  function same(form) {
+    if (form.isConnected) { return form; }
+    var kind = form.elements.kind && form.elements.kind.value, payload = form.elements.payload && form.elements.payload.value;
+    return Array.prototype.find.call(document.querySelectorAll(TAPS), function (f) {
+      return f.action === form.action && (!kind || (f.elements.kind && f.elements.kind.value === kind)) &&
+        (!payload || (f.elements.payload && f.elements.payload.value === payload));
+    }) || null;
+  }
+  function send(form, submitter) {
     sending = true;
     var data = new FormData(form);
-    if (e.submitter && e.submitter.name) { data.append(e.submitter.name, e.submitter.value); }
+    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
     var headers = { "X-Tablebank-Tap": "1" };
     if (token) { headers["X-CSRFToken"] = token.content; }
     fetch(form.action, { method: "POST", body: new URLSearchParams(data), headers: headers, credentials: "same-origin" }).then(function (r) {
@@ -205,7 +212,23 @@ var tablebank = (function () {
       return r.text().then(function (html) { swap(html, address); });
     }).catch(function () {
       HTMLFormElement.prototype.submit.call(form);  // the page's own way (its key makes it once)
-    }).then(function () { sending = false; });
+    }).then(function () {
+      sending = false;
+      var next = queued && same(queued[0]);  // a tap made while this one was on its way
+      var by = queued && queued[1];
+      queued = null;
+      if (next && by && !next.contains(by)) {
+        by = by.name ? next.querySelector("[name='" + CSS.escape(by.name) + "'][value='" + CSS.escape(by.value) + "']") : null;
+      }
+      if (next) { send(next, by); }
+    });
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.matches(TAPS) || e.defaultPrevented) { return; }
+    e.preventDefault();
+    if (sending) { queued = [form, e.submitter]; return; }  // sent once this one is merged in
+    send(form, e.submitter);
   });
   window.addEventListener("popstate", function () { location.reload(); });
 })();

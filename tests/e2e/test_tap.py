@@ -99,8 +99,41 @@ def test_with_javascript_off_the_same_tap_posts_and_redirects(browser: Browser, 
 
 
 def game_cash(game: Api) -> list[int]:
+    return [p["cash"] for p in game_state(game)["players"]]
+
+
+def test_a_tap_made_while_another_is_on_its_way_is_sent_after_it(phone: Page, live_server):
+    """P1: a bid chip, then the close at once, before the bid's answer came: both are done,
+    in that order (the close sent from the page the bid brought, at its version)."""
+    game = Api(live_server)
+    game.act("land", player=1, space=3, choices=[{"kind": "decline"}])  # Baltic: auctioned
+    game.banker(phone)
+    phone.goto(f"{game.dashboard}auction")
+    held = []
+
+    def hold_the_first(route) -> None:  # the bid waits here; the next goes through
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    phone.route(re.compile(r"/do$"), hold_the_first)
+    chip = phone.locator(".bid-chips form.act").first
+    bid = json.loads(chip.locator("input[name=payload]").get_attribute("value"))
+    chip.locator("button").click()
+    phone.locator("form.act:has(input[name=kind][value=auction_close]) button").click()
+    assert len(held) == 1  # the close waits for the bid's answer
+    held[0].continue_()
+    expect(phone).to_have_url(game.dashboard)
+    expect(phone.locator(".flash.done")).to_contain_text("Baltic Avenue")
+    owner = {d["space"]: d["owner"] for d in game_state(game)["deeds"]}[3]
+    assert owner == bid["player"]
+    assert game_cash(game)[bid["player"]] == 1500 - bid["amount"]
+
+
+def game_state(game: Api) -> dict:
     request = urllib.request.Request(
         f"{game.url}/api/games/{game.id}", headers={"X-Banker-Key": game.key}
     )
     with urllib.request.urlopen(request) as response:
-        return [p["cash"] for p in json.loads(response.read())["players"]]
+        return json.loads(response.read())
