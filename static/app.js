@@ -177,8 +177,17 @@ var tablebank = (function () {
       var value = doc.documentElement.getAttribute(name);
       if (value === null) { document.documentElement.removeAttribute(name); } else { document.documentElement.setAttribute(name, value); }
     });
+    var elsewhere = address && address.split("?")[0] !== location.pathname;
     if (address && address !== location.pathname + location.search) { history.pushState(null, "", address); }
-    if (window.Idiomorph) { Idiomorph.morph(document.body, doc.body, { morphStyle: "outerHTML" }); } else { document.body.replaceWith(doc.body); }
+    // Another page: put in whole (quicker than a merge, and nothing of this one is kept);
+    // the same page: merged, so what did not change stays (focus, an open panel).
+    if (window.Idiomorph && !elsewhere) {
+      Idiomorph.morph(document.body, doc.body, { morphStyle: "outerHTML" });
+    } else {
+      var region = document.getElementById("announce"), fresh = doc.getElementById("announce");
+      if (region && fresh) { fresh.replaceWith(region); }  // the live region stays: it is heard
+      document.body.replaceWith(document.adoptNode(doc.body));
+    }
     var fresh = doc.querySelector("meta[name=csrf-token]");
     if (token && fresh) { token.content = fresh.content; }
     tablebank.follow();
