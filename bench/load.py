@@ -161,7 +161,7 @@ def run(args, kind: str, database: str) -> dict:
         port = common.free_port()
         command = common.command_for(args, kind, port)
         print(f"{database} / {kind}: {' '.join(command)}", file=sys.stderr)
-        with common.Server(command, url, port, kind) as server:
+        with common.Server(command, url, port, kind, common.MANY_PAGES) as server:
             caller = common.Http(server.url)
             games = [common.Game(caller, players=args.players) for _ in range(args.games)]
             result = asyncio.run(drive(args, server, games))

@@ -110,7 +110,7 @@ def main() -> int:
     print(f"memory: {common.machine()}")
     results = []
     for kind, database in common.setups(args):
-        with common.running(args, kind, database) as server:
+        with common.running(args, kind, database, **common.MANY_PAGES) as server:
             result = asyncio.run(measure(server, args))
             result.update(server=kind, database=database, server_log=server.log_counts())
         print(

@@ -149,7 +149,7 @@ def run(args, kind: str, database: str) -> dict:
         port = common.free_port()
         command = common.command_for(args, kind, port)
         print(f"{database} / {kind}: {' '.join(command)}", file=sys.stderr)
-        with common.Server(command, url, port, kind) as server:
+        with common.Server(command, url, port, kind, common.MANY_PAGES) as server:
             caller = common.Http(server.url)
             count = math.ceil(args.pages / PAGES_PER_GAME)
             games = [common.Game(caller) for _ in range(count)]

@@ -3,6 +3,7 @@ from it, for their own seat only."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import fields, is_dataclass
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
@@ -104,10 +105,11 @@ def seat_context(game: Game, seat: int) -> dict:
     )
 
 
-def player_signature(game: Game, seat: int) -> tuple:
-    """Everything the player's live part shows, as plain values: the same signature at two
-    versions, the same page (its forms' version apart), so it is not drawn again. Their own
-    history is named by its latest action (an undo of one is an action of theirs too)."""
+def player_signature(game: Game, seat: int) -> bytes:
+    """Everything the player's live part shows, as plain values, digested: the same
+    signature at two versions, the same page (its forms' version apart), so it is not drawn
+    again. Their own history is named by its latest action (an undo of one is an action of
+    theirs too)."""
     view = game_view(game)
     players = [
         (p["seat"], p["name"], p["colour"], p["bankrupt"], p["score"] if view["ended"] else 0)
@@ -123,7 +125,8 @@ def player_signature(game: Game, seat: int) -> tuple:
         view["auction"],
         logbook_latest(game).get(seat),
     )
-    return plain((shown, own_context(game, seat)))
+    values = repr(plain((shown, own_context(game, seat)))).encode()
+    return hashlib.blake2b(values, digest_size=16).digest()  # kept per page: 16 bytes
 
 
 def logbook_latest(game: Game) -> dict[int, int]:
