@@ -87,7 +87,7 @@ LANDING = """() => { window.landed = new Promise(resolve => {
   const observer = new MutationObserver(() => {
     if (document.querySelector('.flash.done')) { observer.disconnect(); resolve(Date.now()); }
   });
-  observer.observe(document.body, {childList: true, subtree: true});
+  observer.observe(document.documentElement, {childList: true, subtree: true});
 }); }"""
 
 

@@ -52,7 +52,7 @@ ARM = """([selector, expected, timeout]) => { window.shown = new Promise(resolve
     return false;
   };
   const observer = new MutationObserver(seen);
-  observer.observe(document.body, {childList: true, subtree: true, characterData: true});
+  observer.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
   if (!seen()) { setTimeout(() => { observer.disconnect(); resolve(null); }, timeout); }
 }); }"""
 BUDGET = 12_000
