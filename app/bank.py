@@ -11,11 +11,11 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from flask import current_app
+from flask import current_app, has_request_context, request
 from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from . import integrity, logbook, writers
+from . import integrity, logbook, snapshots, writers
 from .db_setup import awaiting_commit
 from .inputs import clean_payload, clean_setup, clean_text
 from .live import announce, hand_over, watcher
@@ -231,10 +231,23 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
     except BaseException:
         db.session.rollback()
         raise
+    snapshots.keep(game, outcome.state)  # what this process's live pages draw it from
     live = watcher(current_app._get_current_object())  # the app, not the proxy
+    acting(live, game.id)
     live.bump(game.id, game.version, cash)
     hand_over()
     return Done(game, row, outcome)
+
+
+ACTING = "tablebank.acting"  # the request's environ: the games it acted on (live.acting)
+
+
+def acting(live, game_id: str) -> None:
+    """The game's streams here draw once this request is answered (web/taps.py ends the
+    wait), so the page that acted gets its answer first; outside a request, no wait."""
+    followed = live.acting(game_id) if has_request_context() else None
+    if followed is not None:
+        request.environ.setdefault(ACTING, []).append((live, followed))
 
 
 def _append(

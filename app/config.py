@@ -47,6 +47,9 @@ DEFAULTS = {
     # bound the pages of busy tables would hold every pooled connection and leave the banker
     # waiting (seen on PostgreSQL: pool exhausted, 503s). The other draws wait their turn.
     "LIVE_DRAWS": 3,
+    # Live streams reading what opened them at once, per process (one query each): the rest
+    # wait their turn holding no connection, so a burst of reconnects queues, never fails.
+    "LIVE_OPENINGS": 3,
     # Connections (app/serving.py, docs/SECURITY.md): the `tablebank` command waits this long
     # for a connection's next request to start (gunicorn: its `keepalive`), then for its
     # head; a body gets BODY_SECONDS plus a second per BODY_RATE bytes, on both servers; a

@@ -1,21 +1,19 @@
 """The database as a real one: SQLite with WAL, a busy timeout, foreign keys and immediate
-write locks; schema upgrades that one process at a time applies; and a database that is down,
-slow or frozen answered with a 503 in plain words within seconds, recovering by itself."""
+write locks; schema upgrades that one process at a time applies; the request's deadline held
+while a COMMIT's answer is awaited; the errors that say the database is down or its disk full
+(answered in words by app/web/faults.py)."""
 
 from __future__ import annotations
 
 import os
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-from flask import Flask, current_app, g, has_request_context, jsonify, request
-from flask_babel import gettext
+from flask import Flask, current_app, g, has_request_context
 from sqlalchemy import event, exc, text
 from sqlalchemy.engine import Engine
-
-from . import writers
 
 try:
     import fcntl
@@ -84,11 +82,11 @@ def migration_lock(engine: Engine) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def upgrade_schema(app: Flask) -> None:
-    """Bring the database to the newest migration (Alembic), keeping every game in it."""
+def upgrade_schema(app: Flask, then: Callable[[], object] | None = None) -> None:
+    """Bring the database to the newest migration (Alembic), keeping every game in it; `then`
+    runs under the same lock, after the upgrade (what the app fills in for old rows)."""
     from flask_migrate import upgrade
 
-    from .logbook import reindex_old_games
     from .models import db
 
     global _upgrading
@@ -98,7 +96,8 @@ def upgrade_schema(app: Flask) -> None:
         try:
             with migration_lock(db.engine):
                 upgrade()
-                reindex_old_games(app.extensions["tablebank.editions"])
+                if then is not None:
+                    then()
             db.session.remove()
         finally:
             _upgrading = False
@@ -108,76 +107,6 @@ def upgrade_schema(app: Flask) -> None:
 # -- a database that does not answer --------------------------------------------------------
 
 UNAVAILABLE = (exc.OperationalError, exc.InterfaceError, exc.TimeoutError)
-STREAMS = (
-    "players.player_live",
-    "players.table_live",
-    "players.banker_live",
-    "endgame.auction_live",
-)
-
-
-def unavailable_message() -> str:
-    return gettext("The game's database is not answering. Try again in a few seconds.")
-
-
-def _unavailable(error: Exception):
-    """503 in plain words (JSON under /api); the pool tests each connection before use
-    (pool_pre_ping), so the next request after the database is back simply works."""
-    from .models import db
-
-    with suppress(Exception):  # the connection is gone: nothing to roll back
-        db.session.rollback()
-    writers.database_failed()  # and the writers waiting for this game's turn are told at once
-    if request.endpoint in STREAMS:  # EventSource gives up on an error status: come back later
-        from .web.players import retry_stream
-
-        return retry_stream()
-    if request.path.startswith("/api/"):
-        answer = jsonify({"error": unavailable_message(), "rule": "unavailable"})
-    else:
-        answer = unavailable_message()
-    return answer, 503, {"Retry-After": "5", "Content-Type": _type(answer)}
-
-
-def _type(answer) -> str:
-    return "application/json" if not isinstance(answer, str) else "text/plain; charset=utf-8"
-
-
-def with_deadline(app: Flask) -> None:
-    """Under gevent only: a request whose handler (not its streamed body) has not finished
-    after REQUEST_DEADLINE seconds is answered 503. This catches a database that accepts
-    connections but never answers (a frozen server, a cut network), which no server-side
-    timeout can. The connection the deadline interrupted is dropped, never reused."""
-    import gevent
-
-    from .models import db
-
-    dispatch = app.full_dispatch_request
-
-    def full_dispatch_request():
-        deadline = gevent.Timeout(app.config["REQUEST_DEADLINE"])
-        g.deadline, g.deadline_started = deadline, time.monotonic()
-        g.deadline_timer = deadline  # what is armed now (see awaiting_commit)
-        deadline.start()
-        try:
-            return dispatch()
-        except gevent.Timeout as expired:
-            if expired is not deadline:
-                raise
-            app.logger.error("%s %s: no answer in time", request.method, request.path)
-            session = db.session()
-            with suppress(Exception):
-                # The connections the session holds (never a new one: that would wait too).
-                held = getattr(session.get_transaction(), "_connections", None) or {}
-                for connection, *_ in list(held.values()):
-                    connection.invalidate()
-            with suppress(Exception):
-                session.rollback()
-            return app.make_response(_unavailable(RuntimeError("deadline")))
-        finally:
-            g.deadline_timer.close()
-
-    app.full_dispatch_request = full_dispatch_request
 
 
 @contextmanager
@@ -233,18 +162,6 @@ def deadline_paused(then: float | None = None) -> Iterator[None]:
         g.deadline_timer.start()
 
 
-def busy_message() -> str:
-    return gettext("This game is busy: many actions are waiting. Try again in a few seconds.")
-
-
-def _busy(_error: Exception):
-    if request.path.startswith("/api/"):
-        answer = jsonify({"error": busy_message(), "rule": "busy"})
-    else:
-        answer = busy_message()
-    return answer, 503, {"Retry-After": "5", "Content-Type": _type(answer)}
-
-
 SQLITE_FULL = 13  # sqlite3's "database or disk is full"
 POSTGRES_DISK_FULL = "53100"  # SQLSTATE disk_full
 
@@ -256,51 +173,6 @@ def disk_full(error: exc.DBAPIError) -> bool:
         getattr(original, "sqlite_errorcode", None) == SQLITE_FULL
         or getattr(original, "sqlstate", None) == POSTGRES_DISK_FULL
     )
-
-
-def disk_full_message() -> str:
-    return gettext("The server's disk is full: nothing was saved. Ask the host to free some space.")
-
-
-def _disk_full(error: exc.DBAPIError):
-    """507 in plain words, and a line in the log for the host; nothing was written."""
-    from .models import db
-
-    current_app.logger.error("the database's disk is full: %s", type(error.orig).__name__)
-    with suppress(Exception):
-        db.session.rollback()
-    if request.path.startswith("/api/"):
-        answer = jsonify({"error": disk_full_message(), "rule": "disk_full"})
-    else:
-        answer = disk_full_message()
-    return answer, 507, {"Content-Type": _type(answer)}
-
-
-def _database_error(error: exc.DBAPIError):
-    """A full disk: 507. A dropped connection, a timeout, or any driver error once the
-    request's deadline has passed (an interrupted connection fails in odd ways): 503.
-    Anything else stays a bug."""
-    if disk_full(error):
-        return _disk_full(error)
-    started = g.get("deadline_started")
-    late = started is not None and time.monotonic() - started >= _deadline_seconds()
-    if isinstance(error, UNAVAILABLE) or error.connection_invalidated or late:
-        return _unavailable(error)
-    raise error
-
-
-def _deadline_seconds() -> float:
-    from flask import current_app
-
-    return float(current_app.config.get("REQUEST_DEADLINE") or 0) or float("inf")
-
-
-def register_faults(app: Flask) -> None:
-    app.register_error_handler(exc.DBAPIError, _database_error)
-    app.register_error_handler(exc.TimeoutError, _unavailable)  # no pooled connection free
-    app.register_error_handler(writers.Busy, _busy)
-    if gevent_patched() and app.config.get("REQUEST_DEADLINE"):
-        with_deadline(app)
 
 
 def gevent_patched() -> bool:

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask, jsonify, request
 from flask_compress import Compress
-from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
+from jinja2 import FileSystemBytecodeCache
 from werkzeug.exceptions import HTTPException
 
-from . import archive, db_setup, hosting, i18n, integrity, logs, serving, upkeep, writers
+from . import (
+    archive,
+    db_setup,
+    hosting,
+    i18n,
+    integrity,
+    logbook,
+    logs,
+    schema,
+    serving,
+    upkeep,
+    writers,
+)
 from .config import configure
 from .edition_files import load_editions
 from .models import db
@@ -16,7 +30,6 @@ from .paths import EDITIONS, SHIPPED, instance_folder
 
 csrf = CSRFProtect()
 compress = Compress()
-migrate = Migrate()
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -30,22 +43,70 @@ def create_app(overrides: dict | None = None) -> Flask:
     logs.register(app)  # no token or key in a log line
     hosting.owner_only(app)  # the instance folder and the database hold every key: 0700, 0600
     app.extensions["tablebank.editions"] = load_editions(EDITIONS)
+    compiled_templates_kept(app)
 
     db.init_app(app)
     i18n.register(app)
     csrf.init_app(app)
     compress.init_app(app)  # a player's page in under 20 kB
-    app.after_request(static_files_whole)  # runs before Compress's hook: the last added runs first
     register_web(app)
     integrity.register(app)  # a page's warning of a broken seal
     upkeep.register(app)  # flask --app tablebank check / repair
     archive.register(app)  # flask --app tablebank prune / export / import
     hosting.register(app)  # flask --app tablebank backup / restore
 
-    migrate.init_app(app, db, directory=str(SHIPPED / "migrations"), render_as_batch=True)
+    app.extensions["migrate"] = Migrations(app)  # `flask db ...`, the upgrade
     if app.config["UPGRADE_ON_START"]:
-        db_setup.upgrade_schema(app)  # every game in progress is kept across versions
+        upgrade(app)
     return app
+
+
+def upgrade(app: Flask) -> None:
+    """The schema brought to the newest migration, every game in progress kept; then the
+    games logged before their rows kept what pages read are indexed, once (logbook). A
+    database already there (app/schema.py) is left as it is, without Alembic."""
+    if schema_current(app):
+        return
+    editions = app.extensions["tablebank.editions"]
+    db_setup.upgrade_schema(app, then=lambda: logbook.reindex_old_games(editions))
+
+
+def schema_current(app: Flask) -> bool:
+    with app.app_context():
+        try:
+            with db.engine.connect() as connection:
+                return schema.current(connection.connection.cursor())
+        except Exception:  # noqa: BLE001  the upgrade that follows says what is wrong
+            return False
+        finally:
+            db.engine.dispose()  # no connection crosses a fork (gunicorn)
+
+
+class Migrations:
+    """What Flask-Migrate's commands (`flask db ...`) and its `upgrade` read in
+    app.extensions["migrate"], made on first use: Flask-Migrate and Alembic cost a quarter
+    of a second to import, which a start at the newest schema does without."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+
+    def __getattr__(self, name: str):
+        from flask_migrate import Migrate
+
+        migrations = str(SHIPPED / "migrations")
+        Migrate(self.app, db, directory=migrations, render_as_batch=True)  # replaces this one
+        return getattr(self.app.extensions["migrate"], name)
+
+
+def compiled_templates_kept(app: Flask) -> None:
+    """The templates compiled once and kept in instance/templates-compiled, so that a start
+    does not compile them again for its first pages (Jinja checks each one's source)."""
+    folder = Path(app.instance_path) / "templates-compiled"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:  # a read-only instance folder: compiled at each start, as before
+        return
+    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(folder))
 
 
 def register_web(app: Flask) -> None:
@@ -54,43 +115,43 @@ def register_web(app: Flask) -> None:
         api,
         auth,
         banker,
+        codes,
         endgame,
+        faults,
         filters,
         health,
         limits,
+        phone,
         phone_deeds,
         phone_money,
-        players,
         property,
         pwa,
         security,
+        static_files,
+        streams,
+        table,
+        taps,
         theme,
     )
 
+    static_files.register(app)  # after Compress: its hooks run before Compress's
+    app.wsgi_app = taps.StayOnPage(app.wsgi_app)  # inside the proxy fix (security)
     filters.register(app)
     theme.register(app)  # light or dark pages (the system's, or the reader's switch)
     security.register(app)
-    db_setup.register_faults(app)  # 503 in words when the database does not answer
+    faults.register(app)  # 503 in words when the database does not answer
     if db_setup.gevent_patched():  # a body read whole, in time, before the deadline starts
         serving.bodies_in_time(app, security.body_limit)
     limits.register(app)  # before the banker check: a flood is turned away first
     writers.register(app)  # a crowd on one game waits its turn before reading the game
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
-    pages = (banker, property, endgame, players, phone_deeds, phone_money, pwa, api, auth)
+    pages = (banker, property, endgame, phone, table, codes, streams, phone_deeds, phone_money)
+    pages = (*pages, pwa, api, auth)
     for blueprint in (*pages, health):
         app.register_blueprint(blueprint.bp)
     csrf.exempt(api.bp)
     app.register_error_handler(HTTPException, api_errors_as_json)
     limits.apply(app)
-
-
-def static_files_whole(response):
-    """app.css and app.js compressed like the pages: a file is sent as a stream, which
-    Compress leaves alone (live streams must flush), so a static file is read whole first."""
-    if request.endpoint == "static" and response.status_code == 200 and response.is_streamed:
-        response.direct_passthrough = False
-        response.set_data(response.get_data())
-    return response
 
 
 def api_errors_as_json(error: HTTPException):

@@ -41,14 +41,19 @@ def on_reload(server) -> None:  # SIGHUP: new code may bring a new migration
 
 
 def upgrade_schema_once(server) -> None:
-    """In a process of its own: the master stays free of Flask and the drivers, which gevent
-    must patch in each worker before they are imported."""
+    """In processes of their own: the master stays free of Flask and the drivers, which
+    gevent must patch in each worker before they are imported. First a quick look (the
+    settings and the driver only, app/schema.py); only when an upgrade is due, the app made
+    once, which upgrades."""
     if not UPGRADE_ON_START:
         return
     os.environ.pop("TABLEBANK_UPGRADE_ON_START", None)
-    done = subprocess.run([sys.executable, "-c", f"from {PACKAGE} import create_app; create_app()"])
-    if done.returncode != 0:
-        sys.exit("tablebank: the database schema could not be upgraded (see above)")
+    if subprocess.run([sys.executable, "-m", f"{PACKAGE}.schema"]).returncode != 0:
+        made = subprocess.run(
+            [sys.executable, "-c", f"from {PACKAGE} import create_app; create_app()"]
+        )
+        if made.returncode != 0:
+            sys.exit("tablebank: the database schema could not be upgraded (see above)")
     os.environ["TABLEBANK_UPGRADE_ON_START"] = "false"  # workers inherit the master's environment
 
 

@@ -24,8 +24,6 @@ import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
-from jsonschema import Draft202012Validator, validators
-
 from .rules import KINDS, RuleError
 from .rules.actions import SEAT_WORDS
 from .rules.setup import SETUP
@@ -164,23 +162,29 @@ def parse_json(data: bytes | str, deepest: int = DEPTH, texts: bool = True) -> o
 # -- schema ------------------------------------------------------------------------------
 
 
-# A whole number is an int, never 5.0 or True (JSON Schema would count 5.0 as an integer).
-STRICT = validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool)
-    ),
-)
+@cache
+def strict():
+    """Draft 2020-12 where a whole number is an int, never 5.0 or True (JSON Schema would
+    count 5.0 as an integer). jsonschema is imported on the first check, not at start: the
+    first page needs none of it."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+            "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool)
+        ),
+    )
 
 
 @cache
-def action_validator(kind: str) -> Draft202012Validator:
-    return STRICT({"type": "object", "properties": KINDS[kind].fields})
+def action_validator(kind: str):
+    return strict()({"type": "object", "properties": KINDS[kind].fields})
 
 
 @cache
-def setup_validator() -> Draft202012Validator:
-    return STRICT(SETUP)
+def setup_validator():
+    return strict()(SETUP)
 
 
 def _coerced(value: object, schema: dict) -> object:
@@ -217,7 +221,7 @@ def _known(fields: dict, properties: dict, required: Iterable[str]) -> dict:
     return kept
 
 
-def _check(validator: Draft202012Validator, value: dict) -> None:
+def _check(validator, value: dict) -> None:
     errors = [e for e in validator.iter_errors(value) if e.validator != "required"]
     if not errors:
         return

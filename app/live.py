@@ -35,6 +35,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -48,6 +49,7 @@ TICK = 0.02  # seconds between two looks at SQLite's commit counter
 SWEEP = 10.0  # seconds between two reads of every followed version (LIVE_SWEEP_SECONDS)
 LISTEN_WAIT = 1.0  # seconds a PostgreSQL watcher waits for notices before looking around
 IN_CHUNKS = 500  # game ids per query when reading versions
+RECENT = 1024  # news of games no page follows, kept for the pages about to open
 # A game's keys as a sweep reads them: its banker key and its players' tokens; a new one
 # wakes the game's streams to check what opened them.
 TOKENS = "(SELECT {} FROM player WHERE player.game_id = game.id)"
@@ -80,6 +82,11 @@ def announce_keys(session, game_id: str) -> None:
         session.execute(
             text("SELECT pg_notify(:channel, :news)"), {"channel": CHANNEL, "news": news}
         )
+
+
+def keys_sql(session) -> str:
+    """The SQL expression of a game's keys' fingerprint (on `game`), as the sweeps read it."""
+    return FINGERPRINT[session.get_bind().dialect.name]
 
 
 def keys_of(session, game_id: str) -> str:
@@ -121,10 +128,20 @@ def hand_over() -> None:
 class Followed:
     """A game some open page of this process follows: its latest known version, every
     player's cash at that version when the news said it, how many times its keys changed
-    (and their fingerprint as a sweep last read it), and the event its streams wait on
-    (replaced by a fresh one at each news)."""
+    (and their fingerprint as a sweep last read it), the event its streams wait on
+    (replaced by a fresh one at each news), and the requests of this process that acted on
+    it and are still being answered (`acting`; `answered` is set when there are none)."""
 
-    __slots__ = ("version", "cash", "followers", "news", "keys", "fingerprint")
+    __slots__ = (
+        "version",
+        "cash",
+        "followers",
+        "news",
+        "keys",
+        "fingerprint",
+        "acting",
+        "answered",
+    )
 
     def __init__(self) -> None:
         self.version = -1
@@ -133,6 +150,9 @@ class Followed:
         self.news = threading.Event()
         self.keys = 0
         self.fingerprint: object = None
+        self.acting = 0
+        self.answered = threading.Event()
+        self.answered.set()
 
 
 class Watcher:
@@ -143,6 +163,7 @@ class Watcher:
         self.sweep = float(app.config.get("LIVE_SWEEP_SECONDS", SWEEP))
         self.lock = threading.Lock()
         self.games: dict[str, Followed] = {}
+        self.recent: OrderedDict[str, tuple[int, list[str] | None]] = OrderedDict()
         self.thread: threading.Thread | None = None
         self.stopped = threading.Event()
         self.failures = 0
@@ -152,11 +173,39 @@ class Watcher:
     def bump(self, game_id: str, version: int, cash: list[str] | None = None) -> None:
         with self.lock:
             followed = self.games.get(game_id)
-            if followed is None or version <= followed.version:
+            if followed is None:
+                self._heard(game_id, version, cash)
+                return
+            if version <= followed.version:
                 return
             followed.version, followed.cash = version, cash
             news, followed.news = followed.news, threading.Event()
         news.set()
+
+    def acting(self, game_id: str) -> Followed | None:
+        """A request of this process did an action on the game and is still being answered:
+        the game's streams draw once it is (`settle`), so the page that acted is answered
+        first. Returns what `done_acting` must be given, None if no page here follows it."""
+        with self.lock:
+            followed = self.games.get(game_id)
+            if followed is None:
+                return None
+            followed.acting += 1
+            followed.answered.clear()
+        return followed
+
+    def done_acting(self, followed: Followed) -> None:
+        with self.lock:
+            followed.acting -= 1
+            if followed.acting <= 0:
+                followed.acting = 0
+                followed.answered.set()
+
+    @staticmethod
+    def settle(followed: Followed, most: float) -> None:
+        """Wait, at most `most` seconds, until the requests that acted on the game are
+        answered."""
+        followed.answered.wait(most)
 
     def revoke(self, game_id: str, fingerprint: object = None) -> None:
         """The game's keys changed (or, from a sweep, their fingerprint is not the one read
@@ -173,12 +222,24 @@ class Watcher:
             news, followed.news = followed.news, threading.Event()
         news.set()
 
+    def _heard(self, game_id: str, version: int, cash: list[str] | None) -> None:
+        """News of a game no page here follows yet, kept a while: a page whose stream opens
+        just after (its game read before it followed) still gets it."""
+        if version > self.recent.get(game_id, (-1, None))[0]:
+            self.recent[game_id] = (version, cash)
+            self.recent.move_to_end(game_id)
+            while len(self.recent) > RECENT:
+                self.recent.popitem(last=False)
+
     @contextmanager
     def follow(self, game_id: str) -> Iterator[Followed]:
         """Follow a game while the block runs (a stream's whole life)."""
         self._start()
         with self.lock:
-            followed = self.games.setdefault(game_id, Followed())
+            followed = self.games.get(game_id)
+            if followed is None:
+                followed = self.games[game_id] = Followed()
+                followed.version, followed.cash = self.recent.pop(game_id, (-1, None))
             followed.followers += 1
         try:
             yield followed

@@ -22,7 +22,7 @@ import json
 import zlib
 from collections.abc import Iterable
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, func, select
 
 from .models import LOG_FORMAT, Action, Game, Party, db
 from .rules import UNDO, Edition, GameState, RuleError, apply, new_game, replay, score
@@ -163,6 +163,13 @@ def page_of(game: Game, before: int | None = None, limit: int = PAGE) -> list:
     """Up to `limit` rows older than `before` (None: the newest), newest first (SHOWN)."""
     asked = {"game": game.id, "before": NEWEST if before is None else before, "limit": limit}
     return list(db.session.execute(ANYONES_PAGE, asked))
+
+
+def latest_own(game: Game) -> dict[int, int]:
+    """Each seat's latest action (an undo of one included), by seq: a seat's own history
+    changes only when this does."""
+    query = select(Party.seat, func.max(Party.seq)).where(Party.game_id == game.id)
+    return dict(db.session.execute(query.group_by(Party.seat)).all())
 
 
 def own_page_of(game: Game, seat: int, before: int | None = None, limit: int = PAGE) -> list:

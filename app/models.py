@@ -18,15 +18,14 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from .schema import LOG_FORMAT  # the rows' format, kept with the schema's check
+
 
 class Base(DeclarativeBase):
     pass
 
 
 db = SQLAlchemy(model_class=Base)
-
-
-LOG_FORMAT = 1
 
 
 def now() -> datetime:

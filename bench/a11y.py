@@ -4,13 +4,13 @@ English, Spanish and Japanese (WCAG 2.x A/AA and best-practice rules), Lighthous
 
 Method: the `tablebank` command on a fresh SQLite database; a game grown through the API
 (Ana holds the dark blues with a house on each, Bea a mortgaged Baltic Avenue, phone turns
-on); the browser opens the banker link, then every page of tests/e2e/tour.py's list. axe-core
+on); the browser opens the banker link, then every page of bench/tour.py's list. axe-core
 is npm's package (its axe.min.js injected into each page); Lighthouse is npm's `lighthouse`
 with Debian's Chromium (CHROME_PATH).
 
 Install once, in any folder: `npm i -E axe-core@4.14.1 lighthouse@12.2.3` (Lighthouse 13
 wants Node 22); give that folder with --node-modules. Run:
-    .venv/bin/python bench/a11y.py --node-modules /tmp/a11ytools/node_modules --shots /tmp/shots
+    .venv/bin/python -m bench.a11y --node-modules /tmp/a11ytools/node_modules --shots /tmp/shots
 Prints each violation and a JSON line; exits 1 when axe finds a violation or a Lighthouse
 score is below 100.
 """
@@ -25,10 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from common import (  # noqa: E402
+from .common import (
     BROWSER_ARGS,
     PHONE,
     Server,
@@ -131,17 +128,51 @@ def screenshots(browser, tour, folder: Path) -> list[str]:
     return made
 
 
+def smoke(args) -> int:
+    """Every page of the tour loads (the error page answers 404), in English: the tour and
+    the server work; axe-core's and Lighthouse's own runs are the full run's."""
+    from playwright.sync_api import sync_playwright
+
+    from .tour import grown_game
+
+    port = free_port()
+    failed = []
+    with (
+        fresh_database("sqlite") as db_url,
+        Server(command_for(args, "tablebank", port), db_url, port) as server,
+        sync_playwright() as pw,
+    ):
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        context = browser.new_context(viewport=PHONE)
+        tour = grown_game(context, server.url)
+        page = context.new_page()
+        for path in tour.all_pages():
+            status = page.goto(tour.url + path).status
+            if status != (404 if path.endswith("/nowhere") else 200):
+                failed.append(f"{path}: {status}")
+        browser.close()
+    print(f"a11y smoke: {len(tour.all_pages())} pages, failed: {failed or 'none'}")
+    return 1 if failed else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--node-modules", type=Path, required=True)
+    parser.add_argument("--node-modules", type=Path, help="where axe-core (and lighthouse) are")
     parser.add_argument("--shots", type=Path, help="write screenshots to this folder")
     parser.add_argument("--no-lighthouse", action="store_true")
     add_server_options(parser)
+    parser.add_argument(
+        "--smoke", action="store_true", help="the tour's pages in one language, without axe"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        return smoke(args)
+    if args.node_modules is None:
+        parser.error("--node-modules is required")
     axe_js = (args.node_modules / "axe-core" / "axe.min.js").read_text()
     from playwright.sync_api import sync_playwright
 
-    from tests.e2e.tour import grown_game
+    from .tour import grown_game
 
     port = free_port()
     with (

@@ -5,8 +5,8 @@
    games made before: how many new games got through (the rate limit), how many were turned
    away (429), and the banker's p50/p95 meanwhile against the same without the flood.
 
-    .venv/bin/python bench/abuse.py --database sqlite --seconds 60
-    .venv/bin/python bench/abuse.py --database postgres --seconds 60
+    .venv/bin/python -m bench.abuse --database sqlite --seconds 60
+    .venv/bin/python -m bench.abuse --database postgres --seconds 60
 """
 
 from __future__ import annotations
@@ -18,12 +18,10 @@ import socket
 import sys
 import threading
 import time
-from pathlib import Path
 
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import Server, free_port, fresh_database, server_command, summary  # noqa: E402
+from .common import Server, free_port, fresh_database, server_command, summary
 
 SETUP = {
     "edition": "us-classic",
@@ -100,7 +98,10 @@ def main() -> int:
     parser.add_argument("--server", default="gunicorn", choices=["gunicorn", "tablebank"])
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--flooders", type=int, default=4)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.flooders = 3, 2
     os.environ["TABLEBANK_RATELIMIT_ENABLED"] = "true"  # the limits are what is measured
     with fresh_database(args.database) as url:
         port = free_port()

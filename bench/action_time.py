@@ -10,9 +10,9 @@ idempotency key, as a banker's tap sends it. To keep a short game near its nomin
 while it takes its timed actions, the rounds rotate over several short games (each stays
 within +10% of its length). Reported: p50/p99 per length and the long/short ratios.
 
-    python bench/action_time.py                          # SQLite, 300 samples per length
-    python bench/action_time.py --database postgres
-    python bench/action_time.py --samples 30 --lengths 50,500   # a quick look
+    python -m bench.action_time                          # SQLite, 300 samples per length
+    python -m bench.action_time --database postgres
+    python -m bench.action_time --samples 30 --lengths 50,500   # a quick look
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import random
 import sys
 import time
 
-import common
+from . import common
 
 
 def run(database: str, args) -> dict:
@@ -102,7 +102,10 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=10, help="untimed rounds first")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--pg-admin-url", default=common.PG_ADMIN)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.lengths, args.samples, args.warmup = "20", 5, 1
     args.lengths = common.split_ints(args.lengths)
     print(f"action_time: {common.machine()}; lengths {args.lengths}, {args.samples} samples each")
     results = []

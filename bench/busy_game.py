@@ -7,8 +7,8 @@ is sent again with the same key. Meanwhile a banker acts on another game every 5
 Printed: the answers by status, the latency p50/p95/max of the writers and of the other
 game's banker, and the log read back: every 201 appears exactly once, and nothing else.
 
-    .venv/bin/python bench/busy_game.py --server gunicorn --database postgres --workers 4
-    .venv/bin/python bench/busy_game.py --server tablebank --database sqlite
+    .venv/bin/python -m bench.busy_game --server gunicorn --database postgres --workers 4
+    .venv/bin/python -m bench.busy_game --server tablebank --database sqlite
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from pathlib import Path
 import aiohttp
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (  # noqa: E402
+from .common import (
     Server,
     free_port,
     fresh_database,
@@ -124,7 +123,10 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=700)
     parser.add_argument("--addresses", type=int, default=10)
     parser.add_argument("--keep-log", help="write the server's output to this file")
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.writers, args.requests, args.workers = 10, 20, 2
     print(f"{machine()}; open files: {raise_file_limit()}")
     with fresh_database(args.database) as url:
         port = free_port()

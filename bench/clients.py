@@ -9,14 +9,16 @@ process, so that hundreds of open pages cost sockets, not threads.
   cash" sent ahead of a live part is passed over: a page is up to date once its whole live
   part is. On a closed stream it reconnects after the server's `retry:` delay.
 - Banker: the banker's phone for one game. It opens the banker link once (the session cookie
-  makes it the banker), then for each action posts the form as a page's button does
-  (`POST /g/<id>/do` with the CSRF token from `<meta name=csrf-token>`, a fresh idempotency
-  key, the version of the page it was drawn from, the payload as JSON) and follows the
-  redirect to the dashboard, which it reads in full. One action at a time per banker. An
-  action is answered as done only by a green banner that names it (its note): a banner of an
-  earlier action whose own landing failed is shown on the next page instead, and is news of
-  that action, not an answer to this one. After an answer that is not a page (an error), the
-  banker reloads the dashboard before the next tap, as a phone showing an error page must.
+  makes it the banker), then for each action posts the form as a page's button does (`POST
+  /g/<id>/do` with the CSRF token from `<meta name=csrf-token>`, a fresh idempotency key, the
+  version of the page it was drawn from, the payload as JSON), as static/app.js sends it
+  (X-Tablebank-Tap: the dashboard comes in the answer; `tap=False`: the form as without
+  JavaScript, the redirect followed), and reads the dashboard in full. One action at a time per
+  banker. An action is answered as done only by a green banner that names it (its note): a
+  banner of an earlier action whose own landing failed is shown on the next page instead, and
+  is news of that action, not an answer to this one. After an answer that is not a page (an
+  error), the banker reloads the dashboard before the next tap, as a phone showing an error
+  page must.
 
 Needs aiohttp: `pip install -e '.[bench]'` (or `pip install aiohttp`).
 """
@@ -31,7 +33,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-import common
+from . import common
 
 try:
     import aiohttp
@@ -73,6 +75,7 @@ class LivePage:
         self.balance: int | None = None  # a player's page: the balance it shows
         self.cash: list[int] = []  # the table screen: every balance it shows
         self.opened = asyncio.Event()  # the stream answered once
+        self.shown_at: list[tuple[int, float]] = []  # (version, when it was first shown)
         self.busy = self.waiting = False
         self.task: asyncio.Task | None = None
 
@@ -128,7 +131,7 @@ class LivePage:
                         (time.monotonic(), (time.perf_counter() - began) * 1000)
                     )
                     self.read(html)
-                    self.shown = max(self.shown, version)
+                    self.showing(version)
                 if not self.waiting:
                     break
         finally:
@@ -142,13 +145,22 @@ class LivePage:
             if version > self.version:
                 self.version = version
                 self.read(data)
-                self.shown = max(self.shown, version)
+                self.showing(version)
         elif event == "version" and data.strip().isdigit():
             version = int(data)
             self.seen = max(self.seen, version)
             if version > self.version:
                 self.version = version
                 self.refresh()
+
+    def showing(self, version: int) -> None:
+        if version > self.shown:
+            self.shown_at.append((version, time.monotonic()))
+        self.shown = max(self.shown, version)
+
+    def shown_since(self, version: int) -> float | None:
+        """When the page first showed `version` or a later one (monotonic), None if never."""
+        return next((when for shown, when in self.shown_at if shown >= version), None)
 
     async def stream(self) -> None:
         """One stream, until it ends; returns the retry delay in seconds."""
@@ -198,8 +210,8 @@ class LivePage:
 class Banker:
     """The banker's phone for one game: its own cookie jar (the session holds the secret)."""
 
-    def __init__(self, base: str, game: common.Game) -> None:
-        self.base, self.game = base, game
+    def __init__(self, base: str, game: common.Game, tap: bool = True) -> None:
+        self.base, self.game, self.tap = base, game, tap
         self.session = aiohttp.ClientSession(
             connector=connector(),
             cookie_jar=aiohttp.CookieJar(unsafe=True),  # cookies for 127.0.0.1
@@ -268,12 +280,13 @@ class Banker:
             answer, html = await self.post(form, result)
             result["status"] = answer.status
             result["chain"] = [step.status for step in answer.history] + [answer.status]
-            result["landed_on"] = answer.url.path
+            result["landed_on"] = answer.headers.get("X-Tablebank-Page") or answer.url.path
             if answer.status == 200:
                 result["ok"], errors = self.banners(html, note)
                 if not result["ok"]:
                     result["error"] = f"refused: {errors[0] if errors else 'no banner'}"
                 self.landed(html)
+                result["version"] = self.version
             else:
                 result["error"] = f"status {answer.status}"
                 self.on_error_page = True
@@ -291,12 +304,13 @@ class Banker:
         the request was on its way is tried once more on a new one, as a browser does; the
         form's idempotency key makes that safe even had the first one arrived."""
         url = f"{self.base}/g/{self.game.id}/do"
+        headers = {"X-Tablebank-Tap": "1", "X-CSRFToken": self.csrf} if self.tap else {}
         try:
-            async with self.session.post(url, data=form) as answer:
+            async with self.session.post(url, data=form, headers=headers) as answer:
                 return answer, await answer.text()
         except aiohttp.ServerDisconnectedError:
             result["resent"] = True
-        async with self.session.post(url, data=form) as answer:
+        async with self.session.post(url, data=form, headers=headers) as answer:
             return answer, await answer.text()
 
     async def api(self, path: str, timeout: float = 30):
@@ -384,7 +398,12 @@ class Crowd:
     one Wi-Fi), a banker per game, and the monitor. `async with Crowd(...)` closes them all."""
 
     def __init__(
-        self, server: common.Server, games: list[common.Game], players: int, table: bool
+        self,
+        server: common.Server,
+        games: list[common.Game],
+        players: int,
+        table: bool,
+        tap: bool = True,
     ) -> None:
         self.server, self.tally = server, Tally()
         self.monitor = Monitor(server)
@@ -397,7 +416,7 @@ class Crowd:
                 self.page(f"/p/{token}", game.id, seat)
             if table:
                 self.page(f"/t/{game.table_token}", game.id, None)
-        self.bankers = [Banker(server.url, game) for game in games]
+        self.bankers = [Banker(server.url, game, tap) for game in games]
 
     def page(self, path: str, game: str, seat: int | None) -> None:
         self.pages.append(LivePage(self.session, self.server.url, path, game, seat, self.tally))

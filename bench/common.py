@@ -155,9 +155,16 @@ def fresh_database(kind: str, pg_admin: str = PG_ADMIN) -> Iterator[str]:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def checkout_path(checkout: Path) -> str:
+    """A PYTHONPATH under which `tablebank` is another checkout's app/ (an older revision, for
+    a before-and-after run): a folder of one link, made for this run."""
+    shim = Path(tempfile.mkdtemp(prefix="tablebank-checkout-"))
+    (shim / "tablebank").symlink_to(Path(checkout).resolve() / "app")
+    return str(shim)
+
+
 def in_process_app(db_url: str):
     """The app itself (for the in-process benchmarks), on the given database."""
-    sys.path.insert(0, str(ROOT))
     from tablebank import create_app
 
     return create_app({"SQLALCHEMY_DATABASE_URI": db_url, "SECRET_KEY": secrets.token_hex(16)})
@@ -247,6 +254,47 @@ def add_server_options(
     parser.add_argument("--pg-admin-url", default=PG_ADMIN, help="where to create databases")
 
 
+# Many pages from this one machine stand for phones each with an address of their own: the
+# cap of connections per client address (CONNECTIONS_PER_CLIENT) is lifted for them.
+MANY_PAGES = {"TABLEBANK_CONNECTIONS_PER_CLIENT": "100000"}
+
+# The two setups the issue measures: the one-process command on SQLite, and gunicorn with four
+# gevent workers on PostgreSQL (server:database pairs).
+SETUPS = "tablebank:sqlite,gunicorn:postgres"
+
+
+def add_setup_options(parser, setups_default: str = SETUPS) -> None:
+    """--setups (server:database pairs), the server options and --smoke."""
+    add_server_options(parser, servers_default="", workers_default=4)
+    parser.add_argument(
+        "--setups",
+        default=setups_default,
+        help="comma-separated server:database pairs (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--smoke", action="store_true", help="a run of a few seconds: does it work at all?"
+    )
+
+
+def setups(args) -> list[tuple[str, str]]:
+    pairs = [tuple(pair.split(":", 1)) for pair in split_list(args.setups)]
+    for pair in pairs:
+        if len(pair) != 2 or pair[0] not in ("tablebank", "gunicorn"):
+            raise BenchError(f"a setup is server:database, e.g. gunicorn:postgres, not {pair}")
+    return pairs
+
+
+@contextlib.contextmanager
+def running(args, kind: str, database: str, **env) -> Iterator[Server]:
+    """A fresh database and the server on it, for the length of the block."""
+    with fresh_database(database, args.pg_admin_url) as url:
+        port = free_port()
+        command = command_for(args, kind, port)
+        extra = {name: str(value) for name, value in env.items()}
+        with Server(command, url, port, f"{kind}/{database}", extra) as server:
+            yield server
+
+
 def command_for(args, kind: str, port: int) -> list[str]:
     return server_command(
         kind,
@@ -263,32 +311,17 @@ class Server:
     """A server process group on 127.0.0.1, its output kept in a log file, stopped with
     SIGTERM and then SIGKILL (open streams may hold a graceful stop)."""
 
-    def __init__(self, command: list[str], db_url: str, port: int, name: str = "") -> None:
-        self.command, self.db_url, self.port = command, db_url, port
+    def __init__(
+        self, command: list[str], db_url: str, port: int, name: str = "", env: dict | None = None
+    ) -> None:
+        self.command, self.db_url, self.port, self.env = command, db_url, port, env or {}
         self.name = name or Path(command[0]).name
         self.url = f"http://127.0.0.1:{port}"
         self.log_path = Path(tempfile.mkstemp(prefix="tablebank-server-", suffix=".log")[1])
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60) -> Server:
-        env = {
-            **os.environ,
-            "DATABASE_URL": self.db_url,
-            "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_hex(32),
-            "PYTHONUNBUFFERED": "1",
-            # Benchmarks make many games from one address: no rate limits unless asked for.
-            "TABLEBANK_RATELIMIT_ENABLED": os.environ.get("TABLEBANK_RATELIMIT_ENABLED", "false"),
-        }
-        with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                self.command,
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
+        self.start_process()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -302,6 +335,28 @@ class Server:
             time.sleep(0.2)
         self.stop()
         raise BenchError(f"{self.name} did not answer in {timeout} s:\n{self.log_text()[-3000:]}")
+
+    def start_process(self) -> None:
+        """The process started, not waited for."""
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.db_url,
+            "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_hex(32),
+            "PYTHONUNBUFFERED": "1",
+            # Benchmarks make many games from one address: no rate limits unless asked for.
+            "TABLEBANK_RATELIMIT_ENABLED": os.environ.get("TABLEBANK_RATELIMIT_ENABLED", "false"),
+            **self.env,
+        }
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
 
     def pids(self) -> list[int]:
         """Every live process of the server's process group (gunicorn's master and workers)."""
@@ -338,7 +393,7 @@ class Server:
             "rss_mib": round(rss_kib / 1024, 1),
             "threads": threads,
             "processes": count,
-            "cpu_s": round(ticks / os.sysconf("SC_CLK_TCK"), 1),
+            "cpu_s": round(ticks / os.sysconf("SC_CLK_TCK"), 2),
         }
 
     def log_text(self) -> str:

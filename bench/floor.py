@@ -1,15 +1,17 @@
-"""The floor: the least a server can do for propagation.py's tap, to tell the machine's and
-the browsers' share of a figure from the product's.
+"""The floor: the least a server can do for tap.py's and propagation.py's tap, to tell the
+machine's and the browsers' share of a figure from the product's.
 
-It serves the same page shapes as tablebank, with no database, no rules and no templates:
-the banker's money page (a `form.act` button), the POST that adds 1 to a balance in memory
-and redirects to the dashboard (a `.flash.done` line), and the player's page, whose live
-part (`#live`, `#balance`) is kept up to date by the product's own static/app.js: a
-Server-Sent Events stream that sends, as tablebank's does, the cash first and then the live
-part itself. The same browser work on the client side; the server side reduced to nothing
-but HTTP.
+It serves the same page shapes as tablebank, with no database, no rules and no templates,
+and the product's own static files (app.css, idiomorph, app.js): the banker's money page (a
+`form.act` button), the POST that adds 1 to a balance in memory and answers with the
+dashboard (the figure `.cash[data-seat="0"]`, a `.flash.done` line) as the product does for
+its page's script (X-Tablebank-Tap: the page itself, X-Tablebank-Page its address), or
+redirects to it; and the player's page, whose live part (`#live`, `#balance`) is kept up to
+date by app.js: a Server-Sent Events stream that sends, as tablebank's does, the cash first
+and then the live part itself. The same browser work on the client side; the server side
+reduced to nothing but HTTP.
 
-    python bench/floor.py --port 8123      # then open /p/floor and /g/floor/money
+    python -m bench.floor --port 8123      # then open /p/floor and /g/floor/money
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ from pathlib import Path
 
 from aiohttp import web
 
-APP_JS = Path(__file__).resolve().parent.parent / "static" / "app.js"
+STATIC = Path(__file__).resolve().parent.parent / "static"
+HEAD = (
+    '<meta name="csrf-token" content="floor">'
+    '<link rel="stylesheet" href="/static/app.css">'
+    '<script src="/static/idiomorph.min.js" defer></script>'
+    '<script src="/static/app.js" defer></script>'
+)
 GAME = "floor"
 
 
@@ -38,14 +46,14 @@ class Table:
         news.set()
 
 
-def page(body: str) -> web.Response:
+def page(body: str, headers: dict | None = None) -> web.Response:
     html = (
         '<!doctype html><html><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>floor</title></head><body>{body}"
-        '<script src="/static/app.js" defer></script></body></html>'
+        f"<title>floor</title>{HEAD}</head><body><main>{body}</main>"
+        '<footer><div id="announce" class="sr" aria-live="polite"></div></footer></body></html>'
     )
-    return web.Response(text=html, content_type="text/html")
+    return web.Response(text=html, content_type="text/html", headers=headers)
 
 
 def fragment(table: Table) -> str:
@@ -56,8 +64,15 @@ def dollars(amount: int) -> str:
     return f"${amount:,}"
 
 
+def dashboard_body(table: Table) -> str:
+    return (
+        '<div class="flash done" role="status">Done.</div><h1>Dashboard</h1>'
+        f'<p>Ana <span class="cash" data-seat="0">{dollars(table.balance)}</span></p>'
+    )
+
+
 async def dashboard(request: web.Request) -> web.Response:
-    return page('<p class="flash done">Done.</p><h1>Dashboard</h1>')
+    return page(dashboard_body(request.app["table"]))
 
 
 async def money(request: web.Request) -> web.Response:
@@ -72,7 +87,10 @@ async def money(request: web.Request) -> web.Response:
 
 async def act(request: web.Request) -> web.Response:
     form = await request.post()
-    request.app["table"].pay(int(form.get("amount", "1")))
+    table = request.app["table"]
+    table.pay(int(form.get("amount", "1")))
+    if request.headers.get("X-Tablebank-Tap"):  # the page's script: the page, at once
+        return page(dashboard_body(table), {"X-Tablebank-Page": f"/g/{GAME}/"})
     raise web.HTTPSeeOther(f"/g/{GAME}/")
 
 
@@ -112,8 +130,11 @@ async def state(request: web.Request) -> web.Response:
     return web.json_response({"players": [{"cash": request.app["table"].balance}]})
 
 
-async def script(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(APP_JS)
+async def static(request: web.Request) -> web.FileResponse:
+    name = request.match_info["name"]
+    if name not in ("app.css", "app.js", "idiomorph.min.js"):
+        raise web.HTTPNotFound()
+    return web.FileResponse(STATIC / name, headers={"Cache-Control": "max-age=31536000"})
 
 
 def make_app() -> web.Application:
@@ -126,7 +147,7 @@ def make_app() -> web.Application:
     app.router.add_get(f"/p/{GAME}/live", stream)
     app.router.add_get(f"/api/{GAME}", state)
     app.router.add_get("/api/editions", state)  # common.Server's "is it up?"
-    app.router.add_get("/static/app.js", script)
+    app.router.add_get("/static/{name}", static)
     return app
 
 

@@ -7,8 +7,8 @@ text on every form route and page (with a real session and CSRF token; a surroga
 UTF-8 bytes a broken client would send). Counts the answers by status; any 5xx is printed and
 makes the script exit 1.
 
-    .venv/bin/python bench/fuzz.py --database sqlite --calls 8000 --forms 2000
-    .venv/bin/python bench/fuzz.py --database postgres --calls 8000 --forms 2000
+    .venv/bin/python -m bench.fuzz --database sqlite --calls 8000 --forms 2000
+    .venv/bin/python -m bench.fuzz --database postgres --calls 8000 --forms 2000
 
 Rate limits are switched off in the server it starts (TABLEBANK_RATELIMIT_ENABLED=false): the
 fuzz measures input handling, not the limiter.
@@ -27,12 +27,10 @@ import sys
 import time
 import urllib.parse
 import warnings
-from pathlib import Path
 
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import Server, free_port, fresh_database, server_command  # noqa: E402
+from .common import Server, free_port, fresh_database, server_command
 
 NASTY_BODIES = [
     '{"kind": "bank_pay", "player": 0, "amount": NaN}',
@@ -292,7 +290,10 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=1000, help="API calls (default 1000)")
     parser.add_argument("--forms", type=int, default=200, help="form posts (default 200)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.calls, args.forms = 60, 20
     os.environ["TABLEBANK_RATELIMIT_ENABLED"] = "false"
     with fresh_database(args.database) as url:
         port = free_port()

@@ -10,7 +10,7 @@ header, as a phone holding the banker link would. Prints a table, the audits tha
 points, and one JSON line; exits 1 when a run fails or a score is below --at-least.
 
 Install: `npm install lighthouse` (any folder; give its bin with --lighthouse or put it on
-PATH). Run: `.venv/bin/python bench/lighthouse.py`.
+PATH). Run: `.venv/bin/python -m bench.lighthouse`.
 """
 
 from __future__ import annotations
@@ -24,9 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import (  # noqa: E402
+from .common import (
     BenchError,
     Http,
     Server,
@@ -112,7 +110,10 @@ def main() -> int:
     )
     parser.add_argument("--at-least", type=int, default=100, help="lowest score accepted")
     parser.add_argument("--keep", help="folder to keep the JSON reports in")
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.actions, args.pages = 1, 10, args.pages or "player page"
     command = lighthouse_bin(args.lighthouse)
     reports = Path(args.keep or tempfile.mkdtemp(prefix="tablebank-lighthouse-"))
     reports.mkdir(parents=True, exist_ok=True)

@@ -34,9 +34,9 @@ shows, or every balance on the table screen, against the API's); the server's RS
 over its processes, from /proc) and threads; the CPU time of the server and of this client
 process, and this event loop's lag, to tell whether the client kept up.
 
-    python bench/load.py                                  # gunicorn, SQLite then PostgreSQL
-    python bench/load.py --servers tablebank --databases sqlite
-    python bench/load.py --games 10 --seconds 10 --rate 5  # a quick look
+    python -m bench.load                                  # gunicorn, SQLite then PostgreSQL
+    python -m bench.load --servers tablebank --databases sqlite
+    python -m bench.load --games 10 --seconds 10 --rate 5  # a quick look
 """
 
 from __future__ import annotations
@@ -49,12 +49,11 @@ import secrets
 import sys
 import time
 
-import clients
-import common
+from . import clients, common
 
 
 async def drive(args, server: common.Server, games: list[common.Game]) -> dict:
-    async with clients.Crowd(server, games, args.players, args.table) as crowd:
+    async with clients.Crowd(server, games, args.players, args.table, args.tap) as crowd:
         return await act(args, server, crowd)
 
 
@@ -97,6 +96,7 @@ async def act(args, server: common.Server, crowd: clients.Crowd) -> dict:
 
     done = [r for r in results if r["ok"]]
     failed = [r for r in results if not r["ok"]]
+    updates, late = page_updates(done, pages, args.late)
     window = (began, ended)
     fetches = [ms for t, ms in tally.fetch_ms if began <= t <= ended + args.settle]
     return {
@@ -111,6 +111,9 @@ async def act(args, server: common.Server, crowd: clients.Crowd) -> dict:
         "actions_resent": sum(bool(r.get("resent")) for r in results),
         "action_error_examples": sorted({r.get("error", "") for r in failed})[:5],
         "fragment_ms": common.summary(fetches),
+        "page_update_ms": common.summary(updates),
+        "updates_later_than_late": late,
+        "late_s": args.late,
         "fragment_fetches": len(fetches),
         "fetch_errors": len(tally.fetch_errors),
         "page_errors": len(tally.page_errors),
@@ -133,12 +136,32 @@ async def act(args, server: common.Server, crowd: clients.Crowd) -> dict:
     }
 
 
+def page_updates(done: list[dict], pages: list, late: float) -> tuple[list[float], int]:
+    """For each action answered as done and each open page of its game: ms from the tap to
+    the page showing the action's version (or a later one); and how many took longer than
+    `late` seconds, or never came."""
+    by_game: dict[str, list] = {}
+    for page in pages:
+        by_game.setdefault(page.game, []).append(page)
+    updates, later = [], 0
+    for result in done:
+        for page in by_game.get(result["game"], []):
+            shown = page.shown_since(result.get("version", 10**9))
+            if shown is None:
+                later += 1
+                continue
+            ms = max(0.0, (shown - result["started"]) * 1000)
+            updates.append(ms)
+            later += ms > late * 1000
+    return updates, later
+
+
 def run(args, kind: str, database: str) -> dict:
     with common.fresh_database(database, args.pg_admin_url) as url:
         port = common.free_port()
         command = common.command_for(args, kind, port)
         print(f"{database} / {kind}: {' '.join(command)}", file=sys.stderr)
-        with common.Server(command, url, port, kind) as server:
+        with common.Server(command, url, port, kind, common.MANY_PAGES) as server:
             caller = common.Http(server.url)
             games = [common.Game(caller, players=args.players) for _ in range(args.games)]
             result = asyncio.run(drive(args, server, games))
@@ -155,7 +178,7 @@ def report(r: dict) -> None:
         f"{r['actions']} actions in {r['seconds']} s ({r['skipped_no_free_banker']} ticks "
         f"skipped: every banker busy)"
     )
-    a, f = r["action_ms"], r["fragment_ms"]
+    a, f, u = r["action_ms"], r["fragment_ms"], r["page_update_ms"]
     print(
         common.table(
             ["", "n", "p50", "p95", "max"],
@@ -166,6 +189,13 @@ def report(r: dict) -> None:
                     common.fmt_ms(a["p50"]),
                     common.fmt_ms(a["p95"]),
                     common.fmt_ms(a["max"]),
+                ],
+                [
+                    "page updated (tap to shown)",
+                    u["n"],
+                    common.fmt_ms(u["p50"]),
+                    common.fmt_ms(u["p95"]),
+                    common.fmt_ms(u["max"]),
                 ],
                 [
                     "fragment fetch",
@@ -186,6 +216,13 @@ def report(r: dict) -> None:
     examples = r["action_error_examples"] + r["error_examples"]
     if examples:
         print(f"error examples: {examples}")
+    print(f"updates later than {r['late_s']} s (or never): {r['updates_later_than_late']}")
+    met = (a["p95"] or 1e9) <= 100 and (u["p95"] or 1e9) <= 100
+    met = met and not r["action_errors"] and not r["updates_later_than_late"]
+    print(
+        "targets (banker and pages p95 <= 100 ms, 0 errors, 0 updates later than 1 s): "
+        + ("met" if met else "NOT met")
+    )
     print(f"server log: {r['server_log']}")
     print(
         f"lost actions: {r['lost_actions']} of {r['done_actions']} answered as done"
@@ -224,8 +261,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    common.add_server_options(parser, servers_default="gunicorn", workers_default=4)
-    parser.add_argument("--databases", default="sqlite,postgres", help="default %(default)s")
+    common.add_setup_options(parser)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=6, help="players (live pages) per game")
     parser.add_argument(
@@ -244,17 +280,27 @@ def main() -> int:
         default=180,
         help="s to read every game back through the API at the end",
     )
+    parser.add_argument(
+        "--late", type=float, default=1.0, help="s after which a page's update is late"
+    )
+    parser.add_argument(
+        "--no-tap",
+        dest="tap",
+        action="store_false",
+        help="post the forms as without JavaScript (redirect, then the dashboard)",
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--results", help="write every action's answer and the logs here (JSON)")
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.seconds, args.rate, args.readback_timeout = 3, 3, 5, 30
     limit = common.raise_file_limit()
     print(f"load: {common.machine()}; open files limit {limit}")
     results = []
-    for database in common.split_list(args.databases):
-        for kind in common.split_list(args.servers):
-            result = run(args, kind, database)
-            report(result)
-            results.append(result)
+    for kind, database in common.setups(args):
+        result = run(args, kind, database)
+        report(result)
+        results.append(result)
     for result in results:
         common.print_json("load", result)
     if any(clients.saw_errors(result) for result in results):

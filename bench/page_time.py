@@ -19,9 +19,9 @@ To keep each game near its nominal length while it gains one action per iteratio
 iterations rotate over several games of the short lengths (each stays within +10%).
 Reported per cell: p50/p95 of both views, and the ratios 500/50 and 5,000/50 of the p50.
 
-    python bench/page_time.py                                   # SQLite, 100 iterations
-    python bench/page_time.py --database postgres --iterations 100
-    python bench/page_time.py --lengths 50,500 --iterations 10  # a quick look
+    python -m bench.page_time                                   # SQLite, 100 iterations
+    python -m bench.page_time --database postgres --iterations 100
+    python -m bench.page_time --lengths 50,500 --iterations 10  # a quick look
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import random
 import sys
 import time
 
-import common
+from . import common
 
 PAGES = {
     "dashboard": lambda g, seat: (f"/g/{g.id}/", True),
@@ -169,7 +169,10 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=3, help="untimed rounds first (default 3)")
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--pg-admin-url", default=common.PG_ADMIN)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.lengths, args.iterations, args.warmup = "20", 2, 1
     args.lengths = common.split_ints(args.lengths)
     args.pages = common.split_list(args.pages)
     unknown = [p for p in args.pages if p not in PAGES]

@@ -10,7 +10,7 @@ Both servers share one SECRET_KEY: they serve the same host, so the banker's bro
 one session cookie for both.
 
     git worktree add /tmp/before 0ce3e6a
-    python bench/propagation_ab.py --before /tmp/before --databases sqlite,postgres
+    python -m bench.propagation_ab --before /tmp/before --databases sqlite,postgres
 """
 
 from __future__ import annotations
@@ -22,18 +22,14 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-import common
-import propagation
+from . import common, propagation
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def command(checkout: Path, port: int) -> list[str]:
-    """The `tablebank` command of that checkout (its `app` package first on the path)."""
-    code = (
-        f"import sys; sys.path.insert(0, {str(checkout)!r}); from tablebank.cli import main; "
-        f"main(['--host', '127.0.0.1', '--port', '{port}'])"
-    )
+def command(port: int) -> list[str]:
+    """The `tablebank` command of the checkout on the PYTHONPATH (common.checkout_path)."""
+    code = f"from tablebank.cli import main; main(['--host', '127.0.0.1', '--port', '{port}'])"
     return [sys.executable, "-c", code]
 
 
@@ -43,14 +39,15 @@ def run(database: str, args) -> dict:
         for name, checkout in (("before", args.before), ("after", args.after)):
             url = stack.enter_context(common.fresh_database(database, args.pg_admin_url))
             port = common.free_port()
-            server = stack.enter_context(common.Server(command(checkout, port), url, port, name))
+            path = {"PYTHONPATH": common.checkout_path(checkout)}
+            server = stack.enter_context(common.Server(command(port), url, port, name, path))
             caller = common.Http(server.url)
             game = common.grown_game(caller, common.edition_data(caller), args.length, 11)[0]
             game.caller, game.base = caller, server.url
             games[name] = game
             servers.append(server)
         port = common.free_port()
-        floor_cmd = [sys.executable, str(ROOT / "bench" / "floor.py"), "--port", str(port)]
+        floor_cmd = [sys.executable, "-m", "bench.floor", "--port", str(port)]
         floor = stack.enter_context(common.Server(floor_cmd, url, port, "floor"))
         games["floor"] = propagation.FloorGame(floor)
         samples = propagation.measure(servers[0], games, args)
@@ -78,14 +75,19 @@ def report(database: str, figures: dict, samples: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", type=Path, required=True, help="the older checkout")
+    parser.add_argument("--before", type=Path, help="the older checkout (required but in a smoke)")
     parser.add_argument("--after", type=Path, default=ROOT, help="default: this checkout")
     parser.add_argument("--databases", default="sqlite", help="sqlite and/or postgres")
     parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--length", type=int, default=50, help="actions in each game's log")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--pg-admin-url", default=common.PG_ADMIN)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.samples, args.length, args.before = 2, 20, args.before or args.after
+    if args.before is None:
+        parser.error("--before is required")
     args.warmup, args.seed, args.timeout, args.reshuffle = 2, 1, 5, 0
     args.pause, args.amount, args.verbose = 0.3, 1, False
     os.environ["SECRET_KEY"] = secrets.token_hex(32)

@@ -11,8 +11,8 @@
    to the end of the old link's stream (its `gone` event), with the stream in another worker
    process as often as not.
 
-    .venv/bin/python bench/reconnect.py --server gunicorn --database postgres --workers 4
-    .venv/bin/python bench/reconnect.py --server tablebank --database sqlite
+    .venv/bin/python -m bench.reconnect --server gunicorn --database postgres --workers 4
+    .venv/bin/python -m bench.reconnect --server tablebank --database sqlite
 """
 
 from __future__ import annotations
@@ -23,13 +23,11 @@ import collections
 import re
 import sys
 import time
-from pathlib import Path
 
 import aiohttp
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (  # noqa: E402
+from .common import (
     Server,
     free_port,
     fresh_database,
@@ -190,7 +188,10 @@ def main() -> int:
     parser.add_argument("--revocations", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--addresses", type=int, default=10)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.pages, args.revocations, args.workers, args.timeout = 14, 2, 2, 60
     print(f"{machine()}; open files: {raise_file_limit()}")
     with fresh_database(args.database) as url:
         port = free_port()

@@ -13,8 +13,8 @@ during the attack, then alone again (the floor, measured in the same run before 
 Printed: the banker's n, p50, p95, max and failures in each phase, the attack's
 connections held and reopened, and the server's memory.
 
-    .venv/bin/python bench/slow_clients.py --server tablebank --database sqlite
-    .venv/bin/python bench/slow_clients.py --server gunicorn --database postgres --workers 4
+    .venv/bin/python -m bench.slow_clients --server tablebank --database sqlite
+    .venv/bin/python -m bench.slow_clients --server gunicorn --database postgres --workers 4
 """
 
 from __future__ import annotations
@@ -22,17 +22,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import sys
 import threading
 import time
-from pathlib import Path
 
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import contextlib
-
-from common import (  # noqa: E402
+from .common import (
     Server,
     free_port,
     fresh_database,
@@ -204,7 +201,10 @@ def main() -> int:
     parser.add_argument("--one-client", type=int, default=3000)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--ramp", type=float, default=5)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.idle, args.slow, args.one_client, args.seconds, args.ramp = 50, 10, 50, 3, 1
     print(f"{machine()}; open files: {raise_file_limit()}")
     with fresh_database(args.database) as url:
         port = free_port()

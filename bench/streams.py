@@ -25,9 +25,9 @@ during the hold), fragment fetch p50/p95, server RSS (summed over its processes)
 not up to date, lost actions and what the server's output says ("database is locked",
 tracebacks, worker timeouts).
 
-    python bench/streams.py                                   # tablebank, then gunicorn
-    python bench/streams.py --servers gunicorn --databases postgres
-    python bench/streams.py --pages 100 --step 50 --hold 5    # a quick look
+    python -m bench.streams                                   # tablebank, then gunicorn
+    python -m bench.streams --servers gunicorn --databases postgres
+    python -m bench.streams --pages 100 --step 50 --hold 5    # a quick look
 """
 
 from __future__ import annotations
@@ -40,8 +40,7 @@ import secrets
 import sys
 import time
 
-import clients
-import common
+from . import clients, common
 
 PAGES_PER_GAME = 7  # 6 players and the table screen
 
@@ -150,7 +149,7 @@ def run(args, kind: str, database: str) -> dict:
         port = common.free_port()
         command = common.command_for(args, kind, port)
         print(f"{database} / {kind}: {' '.join(command)}", file=sys.stderr)
-        with common.Server(command, url, port, kind) as server:
+        with common.Server(command, url, port, kind, common.MANY_PAGES) as server:
             caller = common.Http(server.url)
             count = math.ceil(args.pages / PAGES_PER_GAME)
             games = [common.Game(caller) for _ in range(count)]
@@ -245,7 +244,10 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=1.0)
     parser.add_argument("--readback-timeout", type=float, default=180)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.pages, args.step, args.hold, args.rate = 14, 7, 2, 2
     limit = common.raise_file_limit()
     if limit < args.pages * 3:
         print(f"note: open files limit {limit} for {args.pages} pages", file=sys.stderr)

@@ -16,7 +16,7 @@ Then a money move (a player pays another 50) from the dashboard, and on a player
 and (this tree only) a debt settled from the turn page: a throw onto a hotel the player
 cannot pay, one mortgage, the payment (issue 19's target: at most 4 taps).
 
-    .venv/bin/python bench/taps.py [--turns 100] [--seed 7] [--before-ref 9765e20]
+    .venv/bin/python -m bench.taps [--turns 100] [--seed 7] [--before-ref 9765e20]
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import common
+from . import common
 
 JAIL, BOARD = 10, 40
 MOVES_TO_JAIL = ("go_to_jail",)
@@ -42,11 +42,10 @@ class Counter:
 
     def __init__(self, page) -> None:
         self.page, self.taps, self.loads, self.scrolls = page, 0, 0, 0
-        page.on("framenavigated", self.navigated)
+        page.on("load", self.loaded)  # a page loaded: not a tap merged in place (app.js)
 
-    def navigated(self, frame) -> None:
-        if frame == self.page.main_frame:
-            self.loads += 1
+    def loaded(self, _page) -> None:
+        self.loads += 1
 
     def tap(self, locator) -> None:
         locator = locator.first
@@ -57,7 +56,19 @@ class Counter:
         )
         self.scrolls += bool(below)
         self.taps += 1
+        in_place = locator.evaluate(
+            "e => { const b = e.closest('button'); const f = b && b.type === 'submit'"
+            " && b.closest('form.act[method=post], form.quick-money[method=post]');"
+            " if (f) { window.swapped = new Promise(r => document.addEventListener("
+            "'swapped', r, {once: true})); } return Boolean(f); }"
+        )
         locator.click()
+        if in_place:  # posted by app.js, its answer merged into the page
+            merged = self.page.evaluate(
+                "() => Promise.race([window.swapped, new Promise(r => setTimeout(r, 30000))])"
+            )
+            if merged is None:
+                raise common.BenchError(f"a tap was not merged in 30 s on {self.page.url}")
         self.page.wait_for_load_state("load")
 
     def fill(self, locator, text: str) -> None:
@@ -459,11 +470,11 @@ def run(flow: str, root: Path, browser, args) -> dict:
     with common.fresh_database("sqlite") as db_url:
         port = common.free_port()
         code = (
-            f"import sys; sys.path.insert(0, {str(root)!r}); from tablebank import create_app; "
-            "from werkzeug.serving import run_simple; "
+            "from tablebank import create_app; from werkzeug.serving import run_simple; "
             f"run_simple('127.0.0.1', {port}, create_app(), threaded=True)"
         )
-        server = common.Server([sys.executable, "-c", code], db_url, port, name=flow)
+        path = {"PYTHONPATH": common.checkout_path(root)}
+        server = common.Server([sys.executable, "-c", code], db_url, port, flow, path)
         with server.start():
             edition = common.edition_data(common.Http(server.url))
             play = Play(flow, server.url, browser, edition, args.seed)
@@ -484,7 +495,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--before-ref", default="9765e20", help="the code before issue 10")
     parser.add_argument("--flows", default="before,after")
+    parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.turns, args.flows = 3, "after"
     from playwright.sync_api import sync_playwright
 
     before = Path(tempfile.mkdtemp(prefix="tablebank-before-"))

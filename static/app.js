@@ -19,8 +19,8 @@
   // The server writes times in this reader's zone from now on (its offset, in minutes).
   document.cookie = "tzo=" + new Date().getTimezoneOffset() + "; path=/; max-age=31536000; SameSite=Lax";
   localTimes(document);
-  var live = document.getElementById("live");
-  if (live) { live.addEventListener("updated", function () { localTimes(live); tick(); }); }
+  document.addEventListener("updated", function (e) { localTimes(e.target); tick(); });
+  document.addEventListener("swapped", function () { localTimes(document); tick(); });
   var zone = document.querySelector("input[name=time_zone]");
   if (zone && window.Intl) { zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; }
   function tick() {
@@ -48,14 +48,15 @@
 // merged into the page (idiomorph, static/idiomorph.min.js): nodes that did not change stay,
 // so focus, an open panel, a chosen radio and typed text survive; the one sentence that
 // matters (a payment, "Your turn", an auction) is said in the polite live region.
-(function () {
+// `tablebank.follow()` binds to the page's #live again after a tap swapped the page in.
+var tablebank = (function () {
   "use strict";
-  var box = document.getElementById("live");
-  if (!box || !window.fetch) { return; }
-  var version = Number(box.dataset.version), busy = false, waiting = false;
+  var box, version, url, source, failures = 0, busy = false, waiting = false, polling = null, said = {};
   var touched = new WeakSet();  // fields this reader changed: their state is theirs
+  var region = document.getElementById("announce");
   function touch(e) {
     var field = e.target;
+    if (!box || !box.contains(field)) { return; }
     touched.add(field);
     if (field.type === "radio" && field.name) {  // choosing one radio unchecks its group
       (field.form || box).querySelectorAll("input[type=radio]").forEach(function (r) {
@@ -64,26 +65,28 @@
     }
     if (field.tagName === "SELECT") { Array.prototype.forEach.call(field.options, function (o) { touched.add(o); }); }
   }
-  box.addEventListener("input", touch);
-  box.addEventListener("change", touch);
+  document.addEventListener("input", touch);
+  document.addEventListener("change", touch);
   function keep(attribute, node) {
     if (attribute === "open" && node.tagName === "DETAILS") { return false; }  // opened or closed by the reader
     if (touched.has(node) && (attribute === "checked" || attribute === "value" || attribute === "selected")) { return false; }
     return true;
   }
-  var region = document.getElementById("announce"), said = keys();
   function keys() {
     var found = {};
-    box.querySelectorAll("[data-news] [data-key]").forEach(function (item) { found[item.dataset.key] = item.textContent.trim(); });
+    if (box) { box.querySelectorAll("[data-news] [data-key]").forEach(function (item) { found[item.dataset.key] = item.textContent.trim(); }); }
     return found;
+  }
+  function say(words) {
+    if (!region || !words) { return; }
+    region.textContent = "";  // the same words twice are still news: clear, then say
+    setTimeout(function () { region.textContent = words; }, 50);
   }
   function announce() {
     var now = keys(), fresh = [];
     Object.keys(now).forEach(function (key) { if (!(key in said) && now[key]) { fresh.push(now[key]); } });
     said = now;
-    if (!region || !fresh.length) { return; }
-    region.textContent = "";  // the same words twice are still news: clear, then say
-    setTimeout(function () { region.textContent = fresh.join(" "); }, 50);
+    say(fresh.join(" "));
   }
   function show(html) {
     if (window.Idiomorph) {
@@ -94,21 +97,19 @@
     }
     box.dataset.version = String(version);
     announce();
-    box.dispatchEvent(new Event("updated"));
+    box.dispatchEvent(new Event("updated", { bubbles: true }));
   }
   function refresh() {
+    if (!box) { return; }
     if (busy) { waiting = true; return; }
     busy = true;
-    var url = location.pathname + "?fragment=1";
-    fetch(url, { cache: "no-store" }).then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
-      if (html !== null) { show(html); }
+    fetch(location.pathname + "?fragment=1", { cache: "no-store" }).then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
+      if (html !== null && box) { show(html); }
     }).catch(function () {}).then(function () { busy = false; if (waiting) { waiting = false; refresh(); } });
   }
-  function poll() { setInterval(refresh, 3000); }
-  if (!window.EventSource) { poll(); return; }
-  var source, failures = 0;
+  function poll() { if (!polling) { polling = setInterval(refresh, 3000); } }
   function connect() {
-    source = new EventSource(box.dataset.live + "?v=" + version);
+    var mine = source = new EventSource(url + "?v=" + version);
     source.addEventListener("version", function (e) {
       failures = 0;
       var v = Number(e.data);
@@ -134,12 +135,111 @@
     source.onopen = function () { failures = 0; };
     source.onerror = function () {
       failures += 1;
-      if (source.readyState === EventSource.CLOSED) { setTimeout(connect, 2000); }
+      if (mine === source && source.readyState === EventSource.CLOSED) { setTimeout(function () { if (mine === source) { connect(); } }, 2000); }
       if (failures === 5) { poll(); }
     };
   }
-  connect();
+  function stop() {
+    if (source) { source.close(); source = null; }
+    if (polling) { clearInterval(polling); polling = null; }
+  }
+  function follow() {
+    box = document.getElementById("live");
+    if (!box || !window.fetch) { stop(); box = null; return; }
+    version = Number(box.dataset.version);
+    said = keys();
+    if (url === box.dataset.live && (source || polling)) { return; }  // the same stream goes on
+    stop();
+    url = box.dataset.live;
+    if (window.EventSource) { connect(); } else { poll(); }
+  }
+  follow();
   window.addEventListener("online", refresh);
+  return { follow: follow, say: say };
+})();
+// A tap stays on the page: an action's form (the `action` macro's, a card, a bid chip, quick
+// money) is posted with fetch; the server answers with the page its redirect leads to
+// (X-Tablebank-Page says which), merged into this one, the address updated. Without
+// JavaScript, or if the answer is not a page, the form posts as ever.
+(function () {
+  "use strict";
+  if (!window.fetch || !window.DOMParser || !window.history.pushState) { return; }
+  var TAPS = "form.act[method=post], form.quick-money[method=post]";
+  var sending = false, queued = null, token = document.querySelector("meta[name=csrf-token]");
+  function assets(doc) {
+    return Array.prototype.map.call(doc.querySelectorAll("link[rel=stylesheet], script[src]"), function (e) { return e.getAttribute("href") || e.getAttribute("src"); }).join(" ");
+  }
+  function swap(html, address) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    if (assets(doc) !== assets(document)) { location.assign(address || location.href); return; }
+    document.title = doc.title;
+    ["lang", "data-theme"].forEach(function (name) {
+      var value = doc.documentElement.getAttribute(name);
+      if (value === null) { document.documentElement.removeAttribute(name); } else { document.documentElement.setAttribute(name, value); }
+    });
+    var elsewhere = address && address.split("?")[0] !== location.pathname;
+    if (address && address !== location.pathname + location.search) { history.pushState(null, "", address); }
+    // Another page: put in whole (quicker than a merge, and nothing of this one is kept);
+    // the same page: merged, so what did not change stays (focus, an open panel).
+    if (window.Idiomorph && !elsewhere) {
+      Idiomorph.morph(document.body, doc.body, { morphStyle: "outerHTML" });
+    } else {
+      var region = document.getElementById("announce"), fresh = doc.getElementById("announce");
+      if (region && fresh) { fresh.replaceWith(region); }  // the live region stays: it is heard
+      document.body.replaceWith(document.adoptNode(doc.body));
+    }
+    var fresh = doc.querySelector("meta[name=csrf-token]");
+    if (token && fresh) { token.content = fresh.content; }
+    tablebank.follow();
+    document.dispatchEvent(new Event("swapped"));
+    var banner = document.querySelector(".flash.done, .flash.error") || document.querySelector("h1");
+    var target = location.hash && document.getElementById(location.hash.slice(1));
+    if (target) { target.scrollIntoView(); } else { window.scrollTo(0, 0); }
+    if (banner) { banner.setAttribute("tabindex", "-1"); banner.focus({ preventScroll: true }); }
+    if (banner && banner.classList.contains("flash")) { tablebank.say(banner.firstChild ? banner.firstChild.textContent.trim() : ""); }
+  }
+  // The same action's form on the page now (the page was merged in meanwhile): its fields
+  // are those of the page as it is, its version the game's.
+  function same(form) {
+    if (form.isConnected) { return form; }
+    var kind = form.elements.kind && form.elements.kind.value, payload = form.elements.payload && form.elements.payload.value;
+    return Array.prototype.find.call(document.querySelectorAll(TAPS), function (f) {
+      return f.action === form.action && (!kind || (f.elements.kind && f.elements.kind.value === kind)) &&
+        (!payload || (f.elements.payload && f.elements.payload.value === payload));
+    }) || null;
+  }
+  function send(form, submitter) {
+    sending = true;
+    var data = new FormData(form);
+    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+    var headers = { "X-Tablebank-Tap": "1" };
+    if (token) { headers["X-CSRFToken"] = token.content; }
+    fetch(form.action, { method: "POST", body: new URLSearchParams(data), headers: headers, credentials: "same-origin" }).then(function (r) {
+      var type = r.headers.get("Content-Type") || "";
+      if (type.indexOf("text/html") !== 0) { throw new Error("not a page"); }
+      var address = r.headers.get("X-Tablebank-Page") || (r.redirected ? new URL(r.url).pathname + new URL(r.url).search : null);
+      return r.text().then(function (html) { swap(html, address); });
+    }).catch(function () {
+      HTMLFormElement.prototype.submit.call(form);  // the page's own way (its key makes it once)
+    }).then(function () {
+      sending = false;
+      var next = queued && same(queued[0]);  // a tap made while this one was on its way
+      var by = queued && queued[1];
+      queued = null;
+      if (next && by && !next.contains(by)) {
+        by = by.name ? next.querySelector("[name='" + CSS.escape(by.name) + "'][value='" + CSS.escape(by.value) + "']") : null;
+      }
+      if (next) { send(next, by); }
+    });
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.matches(TAPS) || e.defaultPrevented) { return; }
+    e.preventDefault();
+    if (sending) { queued = [form, e.submitter]; return; }  // sent once this one is merged in
+    send(form, e.submitter);
+  });
+  window.addEventListener("popstate", function () { location.reload(); });
 })();
 // Keep the banker's screen awake while a game is open, where the browser allows it.
 (function () {

@@ -110,4 +110,4 @@ def rotate(game_id: str):
     session.pop(OLD_SESSION_KEY, None)
     remember_banker(game)
     flash(gettext("New banker key: the old banker link and other banker phones no longer work"))
-    return redirect(url_for("players.codes", game_id=game_id))
+    return redirect(url_for("codes.codes", game_id=game_id))

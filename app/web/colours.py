@@ -11,6 +11,7 @@ form adjusts a colour below 3:1 and says so, and the pages draw every stored col
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 LEAST = 3.0  # WCAG 1.4.11: a chip, a token or a border against what is next to it
@@ -39,6 +40,7 @@ def least_contrast(colour: str, surfaces: tuple[str, ...] = SURFACES) -> float:
     return min(contrast(colour, surface) for surface in surfaces)
 
 
+@lru_cache(maxsize=1024)
 def ink_on(colour: str) -> str:
     """Black or white, whichever reads better on this colour (a token's letter)."""
     light = luminance(colour)
@@ -51,6 +53,7 @@ def mix(colour: str, towards: str, share: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(a, b, strict=True))
 
 
+@lru_cache(maxsize=1024)  # every chip and token of every page asks, for a few colours
 def legible(colour: str) -> str:
     """`colour` if it keeps 3:1 on every surface, else the nearest of its hue that does:
     darkened when too light for the light pages, lightened when too dark for dark mode."""

@@ -17,7 +17,6 @@ from . import turns
 from .args import seat_of
 from .filters import as_utc
 from .pages import Option, load, offer, page
-from .players import banker_stream
 from .present import row_said
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
@@ -77,12 +76,6 @@ def closes(game, state) -> list[Option]:
             )
             found.append(option)
     return found or [offer(game, "auction_close", {}, style="danger")]  # nowhere: unsold
-
-
-@bp.get("/auction/live")
-def auction_live(game_id: str):
-    """Bids from the phones on the banker's auction page at once (pushed like the others)."""
-    return banker_stream(game_id, lambda: auction_fragment(bank.find(game_id)))
 
 
 STEPS = (10, 50, 100)

@@ -1,5 +1,6 @@
-"""Template helpers: amounts in the edition's currency, a fresh idempotency key per form,
-times in UTC for the browser to show in its reader's zone."""
+"""Template helpers: amounts in the edition's currency, a fresh idempotency key and the CSRF
+token in each form (marks in a shared live part: shared.py), times in UTC for the browser to
+show in its reader's zone."""
 
 from __future__ import annotations
 
@@ -8,15 +9,34 @@ from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask, g, request
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
+from . import shared
 from .colours import ink_on, legible
 
 
 def register(app: Flask) -> None:
     @app.template_global()
     def new_key() -> str:
-        return uuid.uuid4().hex
+        return shared.KEY if shared.drawing_shared() else uuid.uuid4().hex
+
+    @app.template_global("csrf_token")
+    def csrf_token() -> str:
+        """The page's CSRF token (Flask-WTF's), or its mark in a shared live part."""
+        return shared.CSRF if shared.drawing_shared() else generate_csrf()
+
+    @app.template_global()
+    def form_version(game) -> object:
+        """The version a form was drawn for (a stale form is refused), or its mark in a shared
+        live part: a part a seat's phone shows again unchanged takes the new version."""
+        return shared.VERSION if shared.drawing_shared() else game.version
+
+    @app.template_global()
+    def page_path() -> str:
+        """The page a form is on, where a refusal takes the banker back: a live stream draws
+        its page's live part, so it names that page (streams.py), not itself."""
+        return g.get("page_path") or request.full_path.rstrip("?")
 
     @app.template_filter("utc_iso")
     def utc_iso(value: datetime | str) -> str:

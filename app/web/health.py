@@ -3,26 +3,15 @@ database), /readyz that the database answers and its schema is the newest migrat
 
 from __future__ import annotations
 
-from functools import cache
-
-from alembic.config import Config
-from alembic.script import ScriptDirectory
 from flask import Blueprint, current_app, jsonify
 from sqlalchemy import text
 
 from ..db_setup import UNAVAILABLE
 from ..models import db
-from ..paths import SHIPPED
+from ..schema import newest
 
 bp = Blueprint("health", __name__)
 NO_STORE = {"Cache-Control": "no-store"}
-
-
-@cache
-def newest_migrations() -> frozenset[str]:
-    config = Config()
-    config.set_main_option("script_location", str(SHIPPED / "migrations"))
-    return frozenset(ScriptDirectory.from_config(config).get_heads())
 
 
 @bp.get("/healthz")
@@ -41,7 +30,7 @@ def ready():
         return not_ready("the database has no schema yet")
     finally:
         db.session.remove()
-    if revisions != newest_migrations():
+    if revisions != newest():
         return not_ready("the database schema is not the newest: run flask db upgrade")
     return jsonify({"ready": True}), 200, NO_STORE
 

@@ -18,8 +18,6 @@ from flask_babel import gettext
 from flask_limiter import Limiter
 from limits.storage import Storage
 from sqlalchemy import delete, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..models import RateCount, db
@@ -44,7 +42,7 @@ class DatabaseStorage(Storage):
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         now = time.time()
         engine = self._engine()
-        insert = pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
+        insert = upsert(engine.dialect.name)
         table = RateCount.__table__
         fresh = table.c.expires_at < now
         statement = insert(table).values(key=key[:255], count=amount, expires_at=now + expiry)
@@ -85,6 +83,15 @@ class DatabaseStorage(Storage):
     def clear(self, key: str) -> None:
         with self._engine().begin() as connection:
             connection.execute(delete(RateCount).where(RateCount.key == key[:255]))
+
+
+def upsert(dialect: str):
+    """The database's own INSERT ... ON CONFLICT, imported when first counted."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    return insert
 
 
 def per_client() -> str:

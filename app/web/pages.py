@@ -1,6 +1,6 @@
-"""What every blueprint's pages share: the game of the request, an action offered as a button
-(previewed by the rules core: its sentence, or why not), the page drawn with the game's view,
-and the fields an action's form posts."""
+"""What every blueprint's pages share: the game of the request (or of a player's or the table's
+link), an action offered as a button (previewed by the rules core: its sentence, or why not),
+the page drawn with the game's view, and the fields an action's form posts."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import abort, g, render_template, request, url_for
 from flask_babel import gettext as _
+from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from .. import bank
 from ..inputs import parse_json
-from ..models import Game
+from ..models import Game, Player, db
 from ..rules import KINDS, UNDO, RuleError
 from .args import whole
 from .colours import marks
@@ -67,6 +69,23 @@ def load(game_id: str) -> Game:
         return bank.find(game_id)
     except bank.NotFound:
         abort(404)
+
+
+def player_by_token(token: str) -> Player:
+    """The seat a player's private link opens (404: no such link, or a replaced one)."""
+    query = select(Player).where(Player.token == token).options(joinedload(Player.game))
+    found = db.session.scalars(query).one_or_none()
+    if found is None:
+        abort(404)
+    return found
+
+
+def game_by_table_token(token: str) -> Game:
+    """The game a table screen's link opens (404: no such link)."""
+    found = db.session.scalars(select(Game).where(Game.table_token == token)).one_or_none()
+    if found is None:
+        abort(404)
+    return found
 
 
 def page(template: str, game: Game | None = None, **context):

@@ -1,6 +1,6 @@
 """A player's own deeds from their phone, while phones take their own turns (R1): mortgage and
 lift each deed, build on a whole group, put a trade to another player. Every button is the
-rules core's preview, posted through the phone's own door (players.player_do)."""
+rules core's preview, posted through the phone's own door (phone.player_do)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from flask import Blueprint, abort, request
 
 from .. import bank
 from ..rules.property import lift_cost
-from .pages import offer, page
-from .players import own_field, player_by_token
+from .pages import offer, page, player_by_token
+from .phone import own_field
 from .property import group_options, trade_payload, whole_groups
 
 bp = Blueprint("phone_deeds", __name__, url_prefix="/p/<token>")

@@ -17,9 +17,9 @@ from flask_babel import gettext as _
 from .. import bank, logbook
 from ..models import Game
 from ..rules import UNDO, RuleError
+from ..snapshots import worked_out
 from .filters import as_utc
-from .pages import Option, expected_version
-from .players import player_by_token
+from .pages import Option, expected_version, player_by_token
 from .present import row_said
 from .words import refused, said
 
@@ -31,7 +31,7 @@ PAYMENTS = ("transfer", "bank_collect")
 
 def own_last_payment(game: Game, seat: int, now: datetime | None = None):
     """The seat's own payment that it may still take back, or None."""
-    target = logbook.undo_target(game)
+    target = worked_out(game, "undo target", lambda: logbook.undo_target(game))
     if target is None or target.kind not in PAYMENTS or target.actor != f"player:{seat}":
         return None
     now = now or datetime.now(UTC)
@@ -69,7 +69,7 @@ def take_back(token: str):
         flash(said(done.action.lines, bank.edition_of(done.game), done.action.text, True), "done")
     except RuleError as refusal:
         flash(refused(refusal), "error")
-    return redirect(url_for("players.player_page", token=token))
+    return redirect(url_for("phone.player_page", token=token))
 
 
 @bp.app_template_global()

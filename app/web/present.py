@@ -13,6 +13,7 @@ from ..models import Action, Game
 from ..rules import UNDO, Edition, raisable, score, total_worth
 from ..rules.moves import Wait, waits
 from ..rules.state import HOTEL, DeedState, GameState, PlayerState
+from ..snapshots import worked_out
 from .words import said
 
 
@@ -27,6 +28,16 @@ def winners(state, edition: Edition) -> list[int]:
     scores = {p.seat: score(state, edition, p.seat) for p in left}
     best = max(scores.values())
     return [seat for seat, worth in scores.items() if worth == best]
+
+
+def standings(game: Game) -> list[tuple[int, int]]:
+    """(seat, SG4 score) of the players still in, richest first."""
+    return worked_out(game, "standings", lambda: ranked(state_of(game), edition_of(game)))
+
+
+def ranked(state: GameState, edition: Edition) -> list[tuple[int, int]]:
+    found = [(p.seat, score(state, edition, p.seat)) for p in state.in_play()]
+    return sorted(found, key=lambda pair: pair[1], reverse=True)
 
 
 def player_view(state: GameState, edition: Edition, p: PlayerState) -> dict:
@@ -61,6 +72,11 @@ def deed_view(edition: Edition, index: int, deed: DeedState) -> dict:
 
 
 def game_view(game: Game) -> dict:
+    """The game as the API and the pages give it, worked out once per version (read-only)."""
+    return worked_out(game, "view", lambda: view_of(game))
+
+
+def view_of(game: Game) -> dict:
     state, edition = state_of(game), edition_of(game)
     return {
         "id": game.id,
@@ -78,9 +94,14 @@ def game_view(game: Game) -> dict:
         "auction": asdict(state.auction) if state.auction else None,
         "to_auction": state.to_auction,
         "turn": {"seat": state.turn, "doubles": state.doubles, "moved": state.moved},
-        "pending": [wait_view(wait) for wait in waits(state, edition)],
+        "pending": [wait_view(wait) for wait in waits_of(game)],
         "offers": [{"id": offer.id, **offer.trade} for offer in state.offers],
     }
+
+
+def waits_of(game: Game) -> list[Wait]:
+    """What the game waits for (rules.moves.waits), worked out once per version."""
+    return worked_out(game, "waits", lambda: waits(state_of(game), edition_of(game)))
 
 
 def wait_view(wait: Wait) -> dict:

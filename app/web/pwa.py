@@ -38,9 +38,9 @@ def banker_manifest():
 
 @bp.get("/p/<token>/manifest.webmanifest")
 def player_manifest(token: str):
-    return manifest("My bank", url_for("players.player_page", token=token))
+    return manifest("My bank", url_for("phone.player_page", token=token))
 
 
 @bp.get("/t/<token>/manifest.webmanifest")
 def table_manifest(token: str):
-    return manifest("Table", url_for("players.table", token=token))
+    return manifest("Table", url_for("table.screen", token=token))

@@ -18,6 +18,7 @@ from ..rules import RuleError
 from ..rules.moves import ROLL, Move, Wait, step_of, waits
 from ..rules.state import CARD, CHOICES, DEBT, THROW, GameState, PlayerState
 from .pages import Option, offer
+from .present import waits_of
 
 PRESETS = (10, 20, 50, 100, 150, 200, 300, 500)  # quick money, one tap each
 STYLES = {"decline": "secondary", "bankrupt": "danger", "jail_card": "secondary"}
@@ -49,8 +50,8 @@ class Panel:
 
 def panels(game: Game, seat: int | None = None) -> list[Panel]:
     """What the game waits for, each as a panel; only those `seat` must act on, if given."""
-    state, edition = bank.state_of(game), bank.edition_of(game)
-    found = waits(state, edition)
+    state = bank.state_of(game)
+    found = waits_of(game)
     if seat is not None:
         found = [
             w
@@ -95,7 +96,7 @@ def card_choice(game: Game, move: Move, kind: str = "card", base: dict | None = 
 
 
 def first_wait(game: Game) -> Wait | None:
-    found = waits(bank.state_of(game), bank.edition_of(game))
+    found = waits_of(game)
     return found[0] if found else None
 
 

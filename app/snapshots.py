@@ -1,0 +1,85 @@
+"""Games as of a version, kept in each process for its live pages: at each new version the
+game's row is read once (or handed over by the request that made it), its state parsed once,
+and what pages work out from it (`worked_out`: the view, the standings, what waits) worked
+out once, whatever the number of open pages that draw it.
+
+A kept game is a copy that belongs to no database session: read-only, shared by the
+streams of the process."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TypeVar
+
+from sqlalchemy import select
+
+from .models import Game, db
+
+MOST = 512  # games kept per process (the newest version of each), least recently used out
+COLUMNS = tuple(column.key for column in Game.__table__.columns)
+T = TypeVar("T")
+
+WAIT = 5.0  # seconds a stream waits for another's read of the row before it looks again
+_kept: OrderedDict[str, Game] = OrderedDict()
+_reading: dict[str, threading.Event] = {}
+_lock = threading.Lock()
+
+
+def keep(game: Game, state=None) -> Game:
+    """Keep a copy of the game as it is now (just committed); `state` is its parsed state,
+    when the caller has it, so it is not parsed again."""
+    copy = Game(**{name: getattr(game, name) for name in COLUMNS})
+    if state is not None:
+        copy.__dict__["_parsed_state"] = (copy.state, state)  # bank.state_of's own cache
+    return _store(copy)
+
+
+def at(game_id: str, version: int) -> Game | None:
+    """The game at `version` or later: the kept copy, else its row read now (one query, by
+    one stream of the process while the others wait for it) and kept; None if there is no
+    such game."""
+    while True:
+        with _lock:
+            kept = _kept.get(game_id)
+            if kept is not None and kept.version >= version:
+                _kept.move_to_end(game_id)
+                return kept
+            reading = _reading.get(game_id)
+            if reading is None:
+                mine = _reading[game_id] = threading.Event()
+                break
+        reading.wait(WAIT)
+    try:
+        query = select(Game.__table__).where(Game.id == game_id)
+        row = db.session.execute(query).mappings().first()
+        return None if row is None else _store(Game(**dict(row)))
+    finally:
+        with _lock:
+            del _reading[game_id]
+        mine.set()
+
+
+def worked_out(game: Game, name: str, work: Callable[[], T]) -> T:
+    """What `work` gives for this game object at its version, worked out once: once per
+    version for a kept game, once per request (and version) for a request's own."""
+    memo = game.__dict__.get("_worked_out")
+    if memo is None or memo[0] is not game.state:  # the request's game moved on
+        memo = game.__dict__["_worked_out"] = (game.state, {})
+    done = memo[1]
+    if name not in done:
+        done[name] = work()
+    return done[name]
+
+
+def _store(game: Game) -> Game:
+    with _lock:
+        kept = _kept.get(game.id)
+        if kept is not None and kept.version > game.version:
+            return kept
+        _kept[game.id] = game
+        _kept.move_to_end(game.id)
+        while len(_kept) > MOST:
+            _kept.popitem(last=False)
+        return game

@@ -1,0 +1,247 @@
+"""A player's own phone (/p/<token>): their page, their history, their throw and what they send
+from it, for their own seat only."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import fields, is_dataclass
+
+from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask_babel import get_locale
+
+from .. import bank, logbook
+from ..models import Game, Player
+from ..rules import KINDS, RuleError, rent_due, score
+from ..rules.actions import TURNS
+from ..rules.edition import Space
+from ..snapshots import worked_out
+from . import turns
+from .args import arg, whole
+from .pages import expected_version, offer, page, payload_from_form, player_by_token
+from .phone_money import take_back_offer
+from .present import game_view, history, history_page, standings
+from .words import refused, said
+
+bp = Blueprint("phone", __name__)
+
+OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at a time
+
+
+def offers_to(game: Game, state, seat: int) -> list[tuple]:
+    """Trades offered to this player: what accepting does, and the way to say no."""
+    found = []
+    for pending in state.offers:
+        if pending.offered_to(seat):
+            who = {"player": seat, "offer": pending.id}
+            decline = offer(game, "trade_decline", who, style="danger")
+            found.append((offer(game, "trade_accept", who), decline))
+    return found
+
+
+def own_field(game: Game, kind: str) -> str | None:
+    """The field a phone's own seat goes in, for a kind a phone may send now: always (pay,
+    bid, answer a trade, pay a debt), or while phones take their own turns (R1)."""
+    declared = KINDS.get(kind)
+    if declared is None or declared.phone is None:
+        return None
+    if declared.phone == TURNS and not bank.state_of(game).settings.phone_turns:
+        return None
+    return declared.own_seat
+
+
+def phone_panels(game: Game, seat: int) -> list:
+    """What waits for this seat, with only the answers its phone may send (a bid for
+    anyone; with phone turns, its throw, its choices, its bankruptcy)."""
+    found = []
+    for panel in turns.panels(game, seat):
+        panel.options = [o for o in panel.options if own_field(game, o.kind)]
+        panel.cards = [c for c in panel.cards if own_field(game, c.option.kind)]
+        panel.pad = panel.pad and own_field(game, "roll") is not None
+        if panel.options or panel.cards or panel.pad or panel.what == "debt":
+            found.append(panel)
+    return found
+
+
+@bp.get("/p/<token>")
+def player_page(token: str):
+    player = player_by_token(token)
+    fragment = bool(request.args.get("fragment"))
+    return player_part(player.game, player.seat, token, fragment)
+
+
+def player_part(game: Game, seat: int, token: str, fragment: bool = True) -> str:
+    """The player's page, or only its live part (`fragment`: what its stream sends)."""
+    context = {**own_context(game, seat), "mine": history(game, limit=OWN_HISTORY, seat=seat)}
+    pad_to = url_for("phone.player_turn", token=token)
+    template = "player_live.html" if fragment else "phone.html"
+    return page(template, game, token=token, pad_to=pad_to, **context)
+
+
+def own_context(game: Game, seat: int) -> dict:
+    """What the player's live part shows but their history, worked out once per version and
+    language (the buttons' sentences are in the reader's)."""
+    return worked_out(game, ("seat", seat, str(get_locale())), lambda: seat_context(game, seat))
+
+
+def seat_context(game: Game, seat: int) -> dict:
+    state, edition = bank.state_of(game), bank.edition_of(game)
+    ranks = [s for s, _ in standings(game)]
+    groups = {}
+    for index in state.held_by(seat):
+        space = edition.spaces[index]
+        rent = rent_due(state, edition, index, dice=7)
+        groups.setdefault(space.group, []).append((space, state.deeds[index], rent))
+    return dict(
+        seat=seat,
+        groups=groups,
+        rank=ranks.index(seat) + 1 if seat in ranks else None,
+        worth=score(state, edition, seat),
+        own_history=OWN_HISTORY,
+        auction=state.auction,
+        offers=offers_to(game, state, seat),
+        panels=phone_panels(game, seat),
+        presets=turns.PRESETS[:4],
+        take_back=take_back_offer(game, seat),
+    )
+
+
+def player_signature(game: Game, seat: int) -> bytes:
+    """Everything the player's live part shows, as plain values, digested: the same
+    signature at two versions, the same page (its forms' version apart), so it is not drawn
+    again. Their own history is named by its latest action (an undo of one is an action of
+    theirs too)."""
+    view = game_view(game)
+    players = [
+        (p["seat"], p["name"], p["colour"], p["bankrupt"], p["score"] if view["ended"] else 0)
+        for p in view["players"]
+    ]
+    shown = (
+        view["players"][seat],
+        players,
+        view["ended"],
+        view["winners"],
+        view["settings"],
+        [w["what"] == "roll" and w["seat"] == seat for w in view["pending"][:1]],  # "Your turn"
+        view["auction"],
+        logbook_latest(game).get(seat),
+    )
+    values = repr(plain((shown, own_context(game, seat)))).encode()
+    return hashlib.blake2b(values, digest_size=16).digest()  # kept per page: 16 bytes
+
+
+def logbook_latest(game: Game) -> dict[int, int]:
+    return worked_out(game, "latest own", lambda: logbook.latest_own(game))
+
+
+def plain(value: object) -> object:
+    """A value as nested tuples of plain values (dataclasses and dicts by their fields; an
+    edition's space by its number): what a page shows, comparable and hashable."""
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return value
+    if isinstance(value, Space):
+        return ("space", value.index)
+    if isinstance(value, dict):
+        return tuple((plain(k), plain(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return tuple(plain(v) for v in value)
+    if is_dataclass(value):
+        return (type(value).__name__, *(plain(getattr(value, f.name)) for f in fields(value)))
+    return repr(value)
+
+
+@bp.get("/p/<token>/history")
+def player_history(token: str):
+    """Everything that concerned the player, a page at a time, newest first."""
+    player = player_by_token(token)
+    entries, older = history_page(player.game, arg("before"), seat=player.seat)
+    return page(
+        "phone_history.html",
+        player.game,
+        seat=player.seat,
+        token=token,
+        entries=entries,
+        older=older,
+    )
+
+
+@bp.post("/p/<token>/do")
+def player_do(token: str):
+    """A player's phone acts for their own seat only, and only in the kinds a phone may send
+    (own_field); a form drawn for an earlier moment says the turn was taken."""
+    player = player_by_token(token)
+    kind = request.form.get("kind", "")
+    own = own_field(player.game, kind)
+    if own is None:
+        abort(403)
+    back = url_for("phone.player_page", token=token)
+    try:
+        payload = payload_from_form()
+        payload[own] = player.seat
+        done = phone_perform(player, kind, payload)
+        flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")
+    except RuleError as refusal:
+        if refusal.rule == "stale":
+            return page("turn_taken.html", bank.find(player.game_id), back=back, token=token), 409
+        flash(refused(refusal), "error")
+    return redirect(back)
+
+
+@bp.post("/p/<token>/pay")
+def player_pay(token: str):
+    """Pay someone: the payee, then one tap on the amount (the bank or another player)."""
+    player = player_by_token(token)
+    form = request.form
+    amount = form.get("typed") if form.get("amount") == "typed" else form.get("amount")
+    to = form.get("to", "bank")
+    kind, payload = turns.money_move(player.seat, "bank" if to == "from_bank" else to, amount)
+    try:
+        done = phone_perform(player, kind, payload)
+        flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")
+    except RuleError as refusal:
+        flash(refused(refusal), "error")
+    return redirect(url_for("phone.player_page", token=token))
+
+
+@bp.get("/p/<token>/turn")
+def player_turn(token: str):
+    """The player's own throw, with phone turns on: the same pad, the same rules; a page
+    drawn for an earlier moment says the turn was taken."""
+    player = player_by_token(token)
+    game = player.game
+    dice = whole(request.args.get("dice"))
+    if dice is None or not 2 <= dice <= 12 or own_field(game, "roll") is None:
+        return redirect(url_for("phone.player_page", token=token))
+    back = url_for("phone.player_page", token=token)
+    if turns.turn_taken(game, player.seat, whole(request.args.get("v"))):
+        return page("turn_taken.html", game, back=back, token=token), 409
+    doubles = request.args.get("doubles") == "1"
+    me = bank.state_of(game).players[player.seat]
+    landing = turns.dice_options(game, player.seat, dice, doubles)
+    return page("phone_turn.html", game, token=token, who=me, dice=dice, doubles=doubles, **landing)
+
+
+def phone_perform(player: Player, kind: str, payload: dict):
+    return bank.perform(
+        player.game_id,
+        kind,
+        payload,
+        actor=f"player:{player.seat}",
+        key=request.form.get("key") or None,
+        expected_version=expected_version(),
+    )
+
+
+@bp.get("/p/<token>/preview")
+def player_preview(token: str):
+    player = player_by_token(token)
+    to = request.args.get("to")
+    kind = request.args.get("kind") or ("bank_collect" if to == "bank" else "transfer")
+    own = own_field(player.game, kind)
+    if own is None:
+        abort(403)
+    fields = {k: v for k, v in request.args.items() if k not in ("kind", "typed") and v != "bank"}
+    if fields.get("amount") == "typed":  # "Pay someone": the amount typed, not a preset
+        fields["amount"] = request.args.get("typed", "")
+    fields[own] = player.seat
+    option = offer(player.game, kind, fields)
+    return page("phone_confirm.html", player.game, option=option, token=token, seat=player.seat)

@@ -1,0 +1,310 @@
+"""Live pages' streams (Server-Sent Events): a player's phone, the table screen, the banker's
+dashboard and auction page, each sent its live part at every new version of its game.
+
+One action costs its open pages little: a stream reads what opened it (the seat behind a
+token, the game's version and keys) once, with one query, as it opens; the version comes with
+the news; the game at that version is read and parsed once per process (app/snapshots.py); a
+live part that several pages show is drawn once per version, language, theme and time zone
+(shared.py). The streams the action woke draw once the acting request is answered
+(live.settle), so the page that acted comes first."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    request,
+    session,
+    stream_with_context,
+    url_for,
+)
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
+from sqlalchemy import select, text
+from werkzeug.exceptions import HTTPException
+
+from .. import bank, db_setup, snapshots
+from ..db_setup import deadline_paused
+from ..live import hand_over, keys_of, keys_sql, watcher
+from ..models import Game, Player, db
+from . import shared
+from .args import whole
+from .auth import fingerprint
+from .banker import dashboard_fragment
+from .endgame import auction_fragment
+from .pages import load
+from .phone import player_part, player_signature
+from .table import table_part
+
+bp = Blueprint("streams", __name__)
+
+STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
+KEEPALIVE = 15
+RETRY_LATER_MS = (2000, 10000)  # when a stream cannot open now: come back in 2 to 10 s
+SETTLE = 0.3  # seconds a stream waits, at most, for the request that acted to be answered
+GONE = "event: gone\ndata: \n\n"  # what opened the stream no longer holds
+
+
+@dataclass
+class Page:
+    """What a stream follows and sends: its game, its version and keys as it opened, the
+    live part it shows (`part`, shared by the pages that show the same) and how to draw it
+    from the game at a version, and whether what opened it still holds (`allowed`)."""
+
+    game_id: str
+    version: int
+    keys: str
+    part: str
+    draw: Callable[[Game], str]
+    allowed: Callable[[], bool]
+    signature: Callable[[Game], object] | None = None  # what it shows, when it can say
+
+
+def drawing(app) -> threading.BoundedSemaphore:
+    """The process's bound on live streams drawing at once (LIVE_DRAWS)."""
+    return bound(app, "LIVE_DRAWS")
+
+
+def bound(app, setting: str) -> threading.BoundedSemaphore:
+    found = app.extensions.get(f"tablebank.{setting}")
+    if found is None:
+        found = threading.BoundedSemaphore(app.config[setting])
+        found = app.extensions.setdefault(f"tablebank.{setting}", found)
+    return found
+
+
+@contextmanager
+def opening() -> Iterator[None]:
+    """A stream's turn to read what opened it: at most LIVE_OPENINGS of a process at once,
+    the others waiting their turn holding no pooled connection, off the request's deadline.
+    A thousand pages reconnecting after a restart queue here instead of emptying the pool
+    (and being told to come back later)."""
+    turn = bound(current_app, "LIVE_OPENINGS")
+    with deadline_paused():
+        turn.acquire()
+    try:
+        yield
+    finally:
+        db.session.remove()  # the connection back in the pool before the next one's turn
+        turn.release()
+
+
+def read_opening(query: str, **params):
+    """What opened a stream, in one query, in its turn."""
+    with opening():
+        return db.session.execute(text(query), params).first()
+
+
+# -- the streams ---------------------------------------------------------------------------
+
+
+@bp.get("/p/<token>/live")
+def player_live(token: str):
+    query = f"SELECT player.seat, game.id, game.version, {keys_sql(db.session)} FROM player"
+    query += " JOIN game ON game.id = player.game_id WHERE player.token = :token"
+    seat, game_id, version, keys = opened(read_opening(query, token=token))
+    return stream(
+        Page(
+            game_id,
+            version,
+            keys,
+            f"player {token}",
+            lambda game: player_part(game, seat, token),
+            lambda: token_holds(Player.token, token),
+            lambda game: player_signature(game, seat),
+        ),
+        url_for("phone.player_page", token=token),
+    )
+
+
+@bp.get("/t/<token>/live")
+def table_live(token: str):
+    query = f"SELECT game.id, game.version, {keys_sql(db.session)} FROM game"
+    query += " WHERE game.table_token = :token"
+    game_id, version, keys = opened(read_opening(query, token=token))
+    return stream(
+        Page(
+            game_id,
+            version,
+            keys,
+            "table",
+            lambda game: table_part(game, token),
+            lambda: token_holds(Game.table_token, token),
+        ),
+        url_for("table.screen", token=token),
+    )
+
+
+@bp.get("/g/<game_id>/live")
+def banker_live(game_id: str):
+    page = banker_page(game_id, "dashboard", dashboard_fragment)
+    return stream(page, url_for("banker.dashboard", game_id=game_id))
+
+
+@bp.get("/g/<game_id>/auction/live")
+def auction_live(game_id: str):
+    """Bids from the phones on the banker's auction page at once (pushed like the others)."""
+    page = banker_page(game_id, "auction", auction_fragment)
+    return stream(page, url_for("endgame.auction", game_id=game_id))
+
+
+def banker_page(game_id: str, part: str, draw: Callable[[Game], str]) -> Page:
+    """A banker's page: its stream ends when the banker key it was let in with changes."""
+    game = load(game_id)  # read by the banker check
+    opened_with = fingerprint(game)
+
+    def allowed() -> bool:
+        return fingerprint(bank.find(game_id)) == opened_with
+
+    with opening():
+        keys = keys_of(db.session, game_id)
+    return Page(game_id, game.version, keys, part, draw, allowed)
+
+
+def opened(found):
+    """What a link opened, or a 404 (no such link, or a replaced one)."""
+    if found is None:
+        abort(404)
+    return tuple(found)
+
+
+def token_holds(column, token: str) -> bool:
+    return db.session.scalar(select(column).where(column == token)) is not None
+
+
+def stream(page: Page, path: str) -> Response:
+    """Server-Sent Events: at each new version, the page's live part (the same HTML as the
+    page's `?fragment=1`, in this request's language), so the page needs no second request.
+    The stream holds a database connection only while drawing and, under gevent, no thread;
+    it ends after STREAM_SECONDS and the browser reconnects by itself, saying the last
+    version it heard. When the game's keys change, `page.allowed()` says whether what opened
+    the stream (a link, a banker key) still holds: if not, the stream says `gone` and ends
+    (the page reloads and shows why). A database that cannot be reached ends it with a later
+    retry, never an error once the answer has started."""
+    live = watcher(current_app._get_current_object())
+    heard = [whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID"))]
+    seen = max((v for v in heard if v is not None), default=-1)
+    g.page_path = path  # where a refused form of its live part goes back to
+    reader = (str(get_locale()), session.get("theme", "auto"), request.cookies.get("tzo", ""))
+    key = (page.game_id, page.part, *reader)
+    csrf = generate_csrf()  # the page's own, put in the shared part's forms
+    db.session.remove()  # no connection held while the stream waits
+
+    def events():
+        yield "retry: 1000\n\n"  # the answer has started: from here on, no error status
+        with live.follow(page.game_id) as followed:
+            keys = followed.keys  # from here on, a change of keys wakes this stream
+            live.revoke(page.game_id, page.keys)  # the keys as they were when it opened
+            live.bump(page.game_id, page.version)  # what happened before we followed
+            last, stop = seen, time.monotonic() + STREAM_SECONDS
+            while time.monotonic() < stop and not live.stopped.is_set():
+                version, cash, now_keys = live.wait(followed, last, KEEPALIVE, keys)
+                if now_keys != keys:
+                    keys = now_keys
+                    if not still_allowed(page.allowed):
+                        yield GONE
+                        return
+                if version > last:
+                    if cash is not None:
+                        yield cash_event(version, cash)  # sent before the drawing starts
+                        hand_over()
+                    live.settle(followed, SETTLE)  # the page that acted is answered first
+                    last, event = news(page, key, version, csrf)
+                    if event is GONE:
+                        yield GONE
+                        return
+                    yield event
+                else:
+                    yield ": still here\n\n"
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
+
+
+def allowed_now(allowed: Callable[[], bool]) -> bool:
+    try:
+        return allowed()
+    finally:
+        db.session.remove()
+
+
+def still_allowed(allowed: Callable[[], bool]) -> bool:
+    """Whether the stream may go on; a database that cannot say keeps it going (the sweep
+    and the next change look again)."""
+    try:
+        return allowed_now(allowed)
+    except db_setup.UNAVAILABLE:
+        return True
+
+
+def retry_later() -> str:
+    """The browser's EventSource comes back after a while, spread so that a thousand pages
+    turned away at once do not all come back at once."""
+    return f"retry: {random.randint(*RETRY_LATER_MS)}\n\n"
+
+
+def retry_stream() -> Response:
+    """The answer to a stream that cannot open now (no pooled connection, the deadline): a
+    stream that only says when to come back, instead of an error status, after which
+    EventSource would give up."""
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(retry_later(), mimetype="text/event-stream", headers=headers)
+
+
+class Gone(Exception):
+    """The game is no longer there (deleted)."""
+
+
+def news(page: Page, key: tuple, version: int, csrf: str) -> tuple[int, str]:
+    """The event for a new version: the live part at that version or later, and the version
+    it shows (a later action is sent again, never skipped); "version N is out" if it cannot
+    be drawn here, and the page fetches it as it would when polling; GONE if the page's link
+    or key no longer opens it."""
+
+    def draw(before: tuple | None) -> tuple[int, str, object]:
+        with drawing(current_app):
+            game = snapshots.at(page.game_id, version)
+            if game is None:
+                raise Gone()
+            signature = page.signature(game) if page.signature else None
+            if before is not None and signature is not None and before[2] == signature:
+                return game.version, before[1], signature  # nothing it shows changed
+            return game.version, page.draw(game), signature
+
+    try:
+        drawn, html = shared.drawn(key, version, draw)
+    except (Gone, HTTPException) as refused:  # 403, 404: the page is no longer this device's
+        if isinstance(refused, Gone) or refused.code in (403, 404):
+            return version, GONE
+        return version, version_event(version)
+    except db_setup.UNAVAILABLE:
+        return version, version_event(version)
+    except Exception:  # noqa: BLE001  a bad row: the page's own fetch says why
+        current_app.logger.exception("live: could not draw game %s", page.game_id)
+        return version, version_event(version)
+    finally:
+        db.session.remove()  # no connection held between two events
+    drawn = max(drawn, version)
+    lines = "".join(f"data: {line}\n" for line in shared.own(html, csrf, drawn).splitlines())
+    return drawn, f"id: {drawn}\nevent: live\n{lines}\n"
+
+
+def version_event(version: int) -> str:
+    return f"id: {version}\nevent: version\ndata: {version}\n\n"
+
+
+def cash_event(version: int, cash: list[str]) -> str:
+    """Every player's cash at `version`, ahead of the live part: the page puts each figure
+    where it shows that seat's cash (no id: the live part that follows still has to come)."""
+    return f"event: cash\ndata: {json.dumps({'version': version, 'cash': cash})}\n\n"

@@ -1,0 +1,114 @@
+"""A tap that stays on the page: a form that the page's own script posts (static/app.js, with
+the TAP header) is answered with the page its redirect leads to, in the same answer (one
+round trip fewer), and the page merges it in place; without the script the same form posts
+and is redirected as ever. Either way the streams that the action woke draw once the acting
+request is answered (bank.acting), so the banker's own page comes first."""
+
+from __future__ import annotations
+
+from io import BytesIO
+from urllib.parse import urlsplit
+
+from werkzeug.datastructures import Headers
+from werkzeug.test import run_wsgi_app
+
+from ..bank import ACTING
+
+TAP = "HTTP_X_TABLEBANK_TAP"  # X-Tablebank-Tap: 1, sent by static/app.js
+PAGE = "X-Tablebank-Page"  # the address of the page the answer shows (for the page's history)
+REDIRECTS = ("301", "302", "303", "307", "308")
+FORGOTTEN = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_X_TABLEBANK_TAP", ACTING)
+
+
+class StayOnPage:
+    """WSGI middleware around the app (inside any proxy fix)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        environ.setdefault(ACTING, [])  # shared with the copy a tap's POST is run on
+        try:
+            if environ.get("REQUEST_METHOD") == "POST" and TAP in environ:
+                return self.tap(environ, start_response)
+            return self.app(environ, start_response)
+        finally:
+            answered(environ)
+
+    def tap(self, environ, start_response):
+        body, status, headers = run_wsgi_app(self.app, environ, buffered=True)
+        target = where(status, headers, environ)
+        if target is None:
+            start_response(status, headers.to_wsgi_list())
+            return body
+        cookies = headers.getlist("Set-Cookie")
+        followed = followed_environ(environ, *target, cookies)
+
+        def start(status, more, exc_info=None):
+            sent = Headers([("Set-Cookie", cookie) for cookie in cookies])
+            sent.extend(more)
+            sent[PAGE] = target[2]
+            return start_response(status, sent.to_wsgi_list(), exc_info)
+
+        answer = self.app(followed, start)
+        answered(followed)
+        return answer
+
+
+def answered(environ) -> None:
+    """The request is answered: the streams waiting for it may draw."""
+    acting = environ.get(ACTING) or []
+    while acting:
+        live, followed = acting.pop()
+        live.done_acting(followed)
+
+
+def where(status: str, headers: Headers, environ) -> tuple[str, str, str] | None:
+    """A redirect to a page of this site: its path under the app, its query, its address."""
+    if status[:3] not in REDIRECTS:
+        return None
+    location = urlsplit(headers.get("Location", ""))
+    if location.netloc and location.netloc != environ.get("HTTP_HOST"):
+        return None
+    prefix = environ.get("SCRIPT_NAME", "")
+    if not location.path.startswith(prefix + "/"):
+        return None
+    address = location.path + (f"?{location.query}" if location.query else "")
+    return location.path[len(prefix) :], location.query, address
+
+
+def followed_environ(environ, path: str, query: str, _address: str, cookies: list[str]) -> dict:
+    """The GET the browser would send next: the same client, the cookies just set."""
+    followed = {
+        key: value
+        for key, value in environ.items()
+        if key not in FORGOTTEN and not key.startswith(("werkzeug.", "flask."))
+    }
+    kept = cookies_after(environ.get("HTTP_COOKIE", ""), cookies)
+    followed.update(
+        REQUEST_METHOD="GET",
+        PATH_INFO=path,
+        QUERY_STRING=query,
+        HTTP_COOKIE=kept,
+    )
+    followed["wsgi.input"] = BytesIO()
+    return followed
+
+
+def cookies_after(sent: str, set_now: list[str]) -> str:
+    """The Cookie header a browser sends after these Set-Cookie headers (values kept as
+    they were written; a cookie given max-age 0 or a past date is gone)."""
+    jar = {}
+    for pair in sent.split(";"):
+        name, _, value = pair.strip().partition("=")
+        if name:
+            jar[name] = value
+    for header in set_now:
+        pair, _, attributes = header.partition(";")
+        name, _, value = pair.strip().partition("=")
+        attributes = attributes.lower().replace(" ", "")
+        if "max-age=0" in attributes or "expires=thu,01jan1970" in attributes:
+            jar.pop(name, None)
+        elif name:
+            jar[name] = value
+    return "; ".join(f"{name}={value}" for name, value in jar.items())

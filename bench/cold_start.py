@@ -1,0 +1,157 @@
+"""Cold start: from the command's start to its first answer (the home page, 200), against a
+minimal Flask app in the same venv served the same way, in one run.
+
+Method. Variants, each started --rounds times in a shuffled order per round, on a database
+at the newest schema (made once by a first start, timed apart as "first start, empty
+database"): the `tablebank` command (one gevent process) on SQLite; gunicorn with 4 gevent
+workers (the product's settings) on PostgreSQL; and their floors: a minimal Flask app (one
+route, "hello") served by gevent's WSGIServer after gevent's patching, as the `tablebank`
+command serves, and by gunicorn with 4 gevent workers. A variant's time is from the process
+started to the first 200 from `/`, asked every 10 ms (a refused connection is asked again).
+Reported: p50 / max per variant, the ratios product / floor (target: <= 2x for the one
+process command) and gunicorn's time to its first answer (target: <= 3 s).
+
+    python -m bench.cold_start
+    python -m bench.cold_start --smoke
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import socket
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from . import common
+
+MINIMAL = (
+    "from gevent import monkey; monkey.patch_all()\n"
+    "from flask import Flask\n"
+    "from gevent.pywsgi import WSGIServer\n"
+    "app = Flask('minimal')\n"
+    "app.get('/')(lambda: 'hello')\n"
+    "WSGIServer(('127.0.0.1', {port}), app, log=None).serve_forever()\n"
+)
+MINIMAL_APP = "from flask import Flask\napp = Flask('minimal')\napp.get('/')(lambda: 'hello')\n"
+TARGET_RATIO, TARGET_GUNICORN_S = 2.0, 3.0
+
+
+def first_answer(command: list[str], env: dict, port: int, timeout: float = 60) -> float:
+    """Seconds from starting `command` to its first 200 on `/`; the process is stopped."""
+    server = common.Server(command, env.get("DATABASE_URL", ""), port, Path(command[0]).name, env)
+    began = time.monotonic()
+    server.start_process()
+    try:
+        while time.monotonic() - began < timeout:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+                    sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    if sock.recv(12).startswith(b"HTTP/1.1 200"):
+                        return time.monotonic() - began
+            except OSError:
+                pass
+            if server.process.poll() is not None:
+                raise common.BenchError(f"{command[0]} exited:\n{server.log_text()[-2000:]}")
+            time.sleep(0.01)
+        raise common.BenchError(f"{' '.join(command)} did not answer in {timeout} s")
+    finally:
+        server.stop()
+        server.log_path.unlink(missing_ok=True)
+
+
+def variants(args, sqlite: str, postgres: str, folder: Path) -> dict:
+    """name -> a function starting it once: its seconds to the first answer."""
+    bin_dir = Path(sys.executable).parent
+    app_file = folder / "minimal_app.py"
+    app_file.write_text(MINIMAL_APP)
+    instance = {"TABLEBANK_INSTANCE": str(folder / "instance")}
+
+    def tablebank(url: str):
+        port = common.free_port()
+        command = common.command_for(args, "tablebank", port)
+        return first_answer(command, {"DATABASE_URL": url, **instance}, port)
+
+    def gunicorn(url: str):
+        port = common.free_port()
+        command = common.command_for(args, "gunicorn", port)
+        return first_answer(command, {"DATABASE_URL": url, **instance}, port)
+
+    def minimal():
+        port = common.free_port()
+        return first_answer([sys.executable, "-c", MINIMAL.format(port=port)], {}, port)
+
+    def minimal_gunicorn():
+        port = common.free_port()
+        command = [
+            str(bin_dir / "gunicorn"), "--workers", str(args.workers), "--worker-class",
+            "gevent", "--bind", f"127.0.0.1:{port}", "--chdir", str(folder), "minimal_app:app",
+        ]  # fmt: skip
+        return first_answer(command, {}, port)
+
+    return {
+        "tablebank, SQLite": lambda: tablebank(sqlite),
+        "minimal Flask, gevent": minimal,
+        f"gunicorn {args.workers} workers, PostgreSQL": lambda: gunicorn(postgres),
+        f"minimal Flask, gunicorn {args.workers} workers": minimal_gunicorn,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    common.add_setup_options(parser)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=2)
+    args = parser.parse_args()
+    if args.smoke:
+        args.rounds = 1
+    print(f"cold start: {common.machine()}")
+    import tempfile
+
+    rng = random.Random(args.seed)
+    with (
+        common.fresh_database("sqlite") as sqlite,
+        common.fresh_database("postgres", args.pg_admin_url) as postgres,
+        tempfile.TemporaryDirectory() as folder,
+    ):
+        starts = variants(args, sqlite, postgres, Path(folder))
+        empty = {
+            "tablebank, SQLite": starts["tablebank, SQLite"](),
+            "gunicorn, PostgreSQL": starts[f"gunicorn {args.workers} workers, PostgreSQL"](),
+        }  # the first start of each upgrades an empty database
+        times: dict[str, list[float]] = {name: [] for name in starts}
+        for _ in range(args.rounds):
+            for name in rng.sample(list(starts), len(starts)):
+                times[name].append(starts[name]())
+    names = list(starts)
+    p50 = {name: statistics.median(values) for name, values in times.items()}
+    rows = [[n, f"{p50[n]:.2f}", f"{max(times[n]):.2f}"] for n in names]
+    print(common.table(["variant (start to first answer)", "p50 s", "max s"], rows))
+    one = common.ratio(p50[names[0]], p50[names[1]])
+    many = common.ratio(p50[names[2]], p50[names[3]])
+    print(f"first start on an empty database: {empty}")
+    print(
+        f"tablebank / minimal Flask: {one} (target <= {TARGET_RATIO}: "
+        f"{'met' if one <= TARGET_RATIO else 'NOT met'}); gunicorn {args.workers} workers: "
+        f"{p50[names[2]]:.2f} s (target <= {TARGET_GUNICORN_S} s: "
+        f"{'met' if p50[names[2]] <= TARGET_GUNICORN_S else 'NOT met'}), "
+        f"{many}x its minimal Flask"
+    )
+    common.print_json(
+        "cold_start",
+        {"p50_s": p50, "max_s": {n: max(v) for n, v in times.items()}, "ratio_one": one,
+         "ratio_gunicorn": many, "first_start_empty_s": empty, "rounds": args.rounds},
+    )  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except common.BenchError as error:
+        print(f"cold start: {error}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,244 @@
+"""The banker's own tap, and the same tap to a player's phone, in headless Chromium (390x844),
+against a floor measured in the same run.
+
+Method. For each setup (server:database) a fresh database and a game of six players made
+through the API; beside it bench/floor.py, the floor: the same pages' shapes and the same
+static files (app.css, idiomorph, app.js), with nothing behind them (a balance in memory). A
+banker browser (its own Chromium) opens the banker link once; a player browser (another
+Chromium) holds the first player's page open, live. Each sample:
+
+- the banker's page opens `/g/<id>/money?kind=bank_pay&player=0&amount=1` (not timed: the
+  page with the confirm button, "The bank pays Ana $1");
+- a MutationObserver is armed on the banker's page (the first player's figure on the
+  dashboard, `.cash[data-seat="0"]`, showing the new amount) and on the player's page
+  (`#balance`); both note Date.now() (one clock);
+- a real click on the confirm button (a capturing listener notes the click's time). The form
+  is posted by static/app.js with fetch, the answer (the dashboard) merged into the page.
+
+Reported per setup and variant (product, floor): the banker's own tap (click until the
+banker's page shows the figure) and propagation (click until the player's page shows it),
+p50 / p95 / max, missed (not shown within --timeout), and the ratios product / floor of
+p50 and p95, with the targets beside (banker p50 <= 1.5x; propagation p50 <= 1.3x, p95 <=
+2x). The variants alternate in a shuffled order each round, after --warmup untimed rounds.
+Also: a player's page first visit in bytes on the wire (Chromium's network log, every
+request of the page, a fresh browser context), against the 12 kB budget.
+
+    python -m bench.tap                              # both setups, 40 samples each
+    python -m bench.tap --setups tablebank:sqlite --samples 100
+    python -m bench.tap --smoke
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from . import common
+
+CHROMIUM = "/usr/bin/chromium"
+TAP = """window.addEventListener('click', event => {
+  if (event.target.closest && event.target.closest('form.act button')) {
+    window.tapped = Date.now();
+  }
+}, true);"""
+ARM = """([selector, expected, timeout]) => { window.shown = new Promise(resolve => {
+  const seen = () => {
+    const figure = document.querySelector(selector);
+    if (figure && figure.textContent.replace(/\\D/g, '') === expected) {
+      observer.disconnect(); resolve(Date.now()); return true;
+    }
+    return false;
+  };
+  const observer = new MutationObserver(seen);
+  observer.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
+  if (!seen()) { setTimeout(() => { observer.disconnect(); resolve(null); }, timeout); }
+}); }"""
+BUDGET = 12_000
+TARGETS = {"banker_p50": 1.5, "phone_p50": 1.3, "phone_p95": 2.0}
+
+
+class Variant:
+    """A game to tap on: the product's (over the API) or the floor's."""
+
+    def __init__(self, name: str, base: str, game: str, key: str, token: str, cash: int):
+        self.name, self.base, self.game, self.key, self.token = name, base, game, key, token
+        self.cash = cash
+        self.rows: list[dict] = []
+
+
+def measure(variants: list[Variant], args) -> None:
+    from playwright.sync_api import sync_playwright
+
+    shuffle = random.Random(args.seed)
+    with sync_playwright() as pw:
+        banker_browser = pw.chromium.launch(executable_path=args.chromium, args=common.BROWSER_ARGS)
+        player_browser = pw.chromium.launch(executable_path=args.chromium, args=common.BROWSER_ARGS)
+        bankers, players = {}, {}
+        for variant in variants:
+            context = banker_browser.new_context(viewport=common.PHONE)
+            context.add_init_script(TAP)
+            banker = context.new_page()
+            banker.goto(f"{variant.base}/g/{variant.game}/?key={variant.key}")
+            player = player_browser.new_context(viewport=common.PHONE).new_page()
+            player.goto(f"{variant.base}/p/{variant.token}")
+            player.wait_for_selector("#balance")
+            bankers[variant.name], players[variant.name] = banker, player
+        time.sleep(1)  # every stream open
+        for round_ in range(args.warmup + args.samples):
+            order = list(variants)
+            shuffle.shuffle(order)
+            for variant in order:
+                banker, player = bankers[variant.name], players[variant.name]
+                money = f"/g/{variant.game}/money?kind=bank_pay&player=0&amount=1"
+                banker.goto(variant.base + money)
+                expected, wait = str(variant.cash + 1), args.timeout * 1000
+                banker.evaluate(ARM, ['.cash[data-seat="0"]', expected, wait])
+                player.evaluate(ARM, ["#balance", expected, wait])
+                banker.locator("form.act button").click()
+                shown_banker = banker.evaluate("() => window.shown")
+                shown_phone = player.evaluate("() => window.shown")
+                tapped = banker.evaluate("() => window.tapped")
+                variant.cash += 1
+                if round_ >= args.warmup:
+                    variant.rows.append(
+                        {
+                            "banker": None if shown_banker is None else shown_banker - tapped,
+                            "phone": None if shown_phone is None else shown_phone - tapped,
+                        }
+                    )
+                if shown_phone is None:
+                    player.reload()
+                    player.wait_for_selector("#balance")
+                time.sleep(args.pause)
+        banker_browser.close()
+        player_browser.close()
+
+
+def first_visit(base: str, token: str, chromium: str) -> tuple[int, int]:
+    """Bytes on the wire for a player's page's first visit (every request), and requests."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=common.BROWSER_ARGS)
+        context = browser.new_context(viewport=common.PHONE, is_mobile=True)
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        sizes: dict[str, int] = {}
+
+        def finished(event) -> None:
+            sizes[event["requestId"]] = int(event["encodedDataLength"])
+
+        cdp.on("Network.loadingFinished", finished)
+        cdp.on(
+            "Network.dataReceived",
+            lambda e: sizes.__setitem__(
+                e["requestId"], sizes.get(e["requestId"], 0) + e["encodedDataLength"]
+            ),
+        )
+        page.goto(f"{base}/p/{token}")
+        page.wait_for_timeout(1500)
+        browser.close()
+    return sum(sizes.values()), len(sizes)
+
+
+def figures(rows: list[dict], which: str) -> dict:
+    values = [r[which] for r in rows if r[which] is not None]
+    return {**common.summary(values), "missed": sum(r[which] is None for r in rows)}
+
+
+def run(args, kind: str, database: str) -> dict:
+    with common.running(args, kind, database) as server:
+        caller = common.Http(server.url)
+        game = common.Game(caller)
+        port = common.free_port()
+        floor_cmd = [sys.executable, "-m", "bench.floor", "--port", str(port)]
+        with common.Server(floor_cmd, "", port, "floor") as floor:
+            variants = [
+                Variant("product", server.url, game.id, game.key, game.player_tokens[0], 1500),
+                Variant("floor", floor.url, "floor", "", "floor", 1500),
+            ]
+            measure(variants, args)
+        page_bytes, requests = first_visit(server.url, game.player_tokens[1], args.chromium)
+        log = server.log_counts()
+    result = {"server": kind, "database": database, "samples": args.samples}
+    for variant in variants:
+        result[variant.name] = {
+            "banker": figures(variant.rows, "banker"),
+            "phone": figures(variant.rows, "phone"),
+        }
+    product, floor_ = result["product"], result["floor"]
+    result["ratios"] = {
+        "banker_p50": common.ratio(product["banker"]["p50"], floor_["banker"]["p50"]),
+        "banker_p95": common.ratio(product["banker"]["p95"], floor_["banker"]["p95"]),
+        "phone_p50": common.ratio(product["phone"]["p50"], floor_["phone"]["p50"]),
+        "phone_p95": common.ratio(product["phone"]["p95"], floor_["phone"]["p95"]),
+    }
+    result["met"] = {name: (result["ratios"][name] or 99) <= most for name, most in TARGETS.items()}
+    result["first_visit_bytes"], result["first_visit_requests"] = page_bytes, requests
+    result["server_log"] = log
+    return result
+
+
+def report(r: dict) -> None:
+    print(f"\n## tap: {r['server']}, {r['database']}: {r['samples']} samples per variant")
+    rows = []
+    for name in ("product", "floor"):
+        for which, label in (("banker", "banker's own tap"), ("phone", "to a player's phone")):
+            f = r[name][which]
+            rows.append([name, label, f["p50"], f["p95"], f["max"], f["missed"]])
+    print(common.table(["variant", "click until shown", "p50 ms", "p95 ms", "max", "missed"], rows))
+    ratios, met = r["ratios"], r["met"]
+    print(
+        f"product/floor: banker p50 {ratios['banker_p50']} (target <= 1.5: "
+        f"{'met' if met['banker_p50'] else 'NOT met'}), p95 {ratios['banker_p95']}; "
+        f"phone p50 {ratios['phone_p50']} (<= 1.3: {'met' if met['phone_p50'] else 'NOT met'}), "
+        f"p95 {ratios['phone_p95']} (<= 2: {'met' if met['phone_p95'] else 'NOT met'})"
+    )
+    verdict = "met" if r["first_visit_bytes"] <= BUDGET else "NOT met"
+    print(
+        f"a player's page, first visit: {r['first_visit_bytes']:,} bytes in "
+        f"{r['first_visit_requests']} requests (budget {BUDGET:,}: {verdict})"
+    )
+    print(f"server log: {r['server_log']}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    common.add_setup_options(parser)
+    parser.add_argument("--samples", type=int, default=40)
+    parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=5, help="s before a figure is missed")
+    parser.add_argument("--pause", type=float, default=0.2, help="s between two taps")
+    parser.add_argument("--chromium", default=CHROMIUM)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    if args.smoke:
+        args.samples, args.warmup = 2, 1
+    print(f"tap: {common.machine()}")
+    results = []
+    for kind, database in common.setups(args):
+        result = run(args, kind, database)
+        report(result)
+        results.append(result)
+    for result in results:
+        common.print_json("tap", result)
+    missed = any(
+        r[v][w]["missed"]
+        for r in results
+        for v in ("product", "floor")
+        for w in ("banker", "phone")
+    )
+    return 1 if missed or any(any(r["server_log"].values()) for r in results) else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except common.BenchError as error:
+        print(f"tap: {error}", file=sys.stderr)
+        sys.exit(1)

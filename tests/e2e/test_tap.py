@@ -1,0 +1,139 @@
+"""The banker stays on the page (headless Chromium, 390x844): a tap on an action posts without
+leaving the page and the figure changes in place, the address follows, the banner's Undo
+works the same way; a page drawn before another phone acted says the turn was already taken;
+with JavaScript off the same buttons post and redirect."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+from playwright.sync_api import Browser, Page, expect
+
+from .flows import PHONE, Api, balance
+
+MARK = "window.__stayed = 'yes'"  # a page that is left loses it; a page merged in keeps it
+
+
+def stayed(page: Page) -> bool:
+    return page.evaluate("window.__stayed === 'yes'")
+
+
+def passed_go(page: Page, who: str = "Ana") -> None:
+    page.get_by_role("link", name="Passed GO").click()
+    page.evaluate(MARK)
+    page.get_by_role("button", name=f"{who} collects $200 salary").click()
+
+
+def test_a_tap_changes_the_figure_without_leaving_the_page(phone: Page, live_server):
+    game = Api(live_server)
+    game.banker(phone)
+    passed_go(phone)
+    expect(balance(phone, 0)).to_have_text("$1,700")
+    expect(phone.locator(".flash.done")).to_contain_text("Ana collects $200 salary")
+    assert stayed(phone), "the page was left: the tap navigated"
+    assert phone.url == game.dashboard  # the address of the page shown
+    expect(phone.locator(".flash.done")).to_be_focused()
+
+
+def test_the_banner_s_undo_takes_it_back_in_place(phone: Page, live_server):
+    game = Api(live_server)
+    game.banker(phone)
+    passed_go(phone)
+    expect(balance(phone, 0)).to_have_text("$1,700")
+    phone.locator(".flash.done").get_by_role("button", name="Undo").click()
+    expect(balance(phone, 0)).to_have_text("$1,500")
+    expect(phone.locator(".flash.done")).to_contain_text("Undo: Ana collects $200 salary")
+    assert stayed(phone)
+
+
+def test_the_live_page_goes_on_after_a_tap(phone: Page, live_server):
+    """The dashboard's stream still brings what another device does."""
+    game = Api(live_server)
+    game.banker(phone)
+    passed_go(phone)
+    expect(balance(phone, 0)).to_have_text("$1,700")
+    game.act("bank_pay", player=1, amount=50)
+    expect(balance(phone, 1)).to_have_text("$1,550")
+    assert stayed(phone)
+
+
+def test_a_page_drawn_before_another_phone_acted_says_the_turn_was_taken(phone: Page, live_server):
+    game = Api(live_server)
+    game.banker(phone)
+    phone.get_by_role("link", name="Passed GO").click()
+    phone.route(re.compile(r"/live\?"), lambda route: route.abort())  # it hears no news
+    game.act("bank_pay", player=1, amount=50)  # another device acts first
+    phone.evaluate(MARK)
+    phone.get_by_role("button", name="Ana collects $200 salary").click()
+    expect(phone.locator("header .title")).to_have_text("This turn was already taken")
+    assert stayed(phone)
+    assert game_cash(game) == [1500, 1550]
+
+
+def test_back_after_a_tap_shows_the_page_before_it(phone: Page, live_server):
+    game = Api(live_server)
+    game.banker(phone)
+    passed_go(phone)
+    expect(balance(phone, 0)).to_have_text("$1,700")
+    phone.go_back()
+    expect(phone).to_have_url(re.compile(r"/pick/pass_go$"))
+    expect(phone.get_by_role("button", name="Ana collects $200 salary")).to_be_visible()
+
+
+def test_with_javascript_off_the_same_tap_posts_and_redirects(browser: Browser, live_server):
+    game = Api(live_server)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        game.banker(page)
+        page.get_by_role("link", name="Passed GO").click()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Ana collects $200 salary").click()
+        assert page.url == game.dashboard
+        expect(balance(page, 0)).to_have_text("$1,700")
+        expect(page.locator(".flash.done")).to_contain_text("Ana collects $200 salary")
+    finally:
+        context.close()
+
+
+def game_cash(game: Api) -> list[int]:
+    return [p["cash"] for p in game_state(game)["players"]]
+
+
+def test_a_tap_made_while_another_is_on_its_way_is_sent_after_it(phone: Page, live_server):
+    """P1: a bid chip, then the close at once, before the bid's answer came: both are done,
+    in that order (the close sent from the page the bid brought, at its version)."""
+    game = Api(live_server)
+    game.act("land", player=1, space=3, choices=[{"kind": "decline"}])  # Baltic: auctioned
+    game.banker(phone)
+    phone.goto(f"{game.dashboard}auction")
+    held = []
+
+    def hold_the_first(route) -> None:  # the bid waits here; the next goes through
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    phone.route(re.compile(r"/do$"), hold_the_first)
+    chip = phone.locator(".bid-chips form.act").first
+    bid = json.loads(chip.locator("input[name=payload]").get_attribute("value"))
+    chip.locator("button").click()
+    phone.locator("form.act:has(input[name=kind][value=auction_close]) button").click()
+    assert len(held) == 1  # the close waits for the bid's answer
+    held[0].continue_()
+    expect(phone).to_have_url(game.dashboard)
+    expect(phone.locator(".flash.done")).to_contain_text("Baltic Avenue")
+    owner = {d["space"]: d["owner"] for d in game_state(game)["deeds"]}[3]
+    assert owner == bid["player"]
+    assert game_cash(game)[bid["player"]] == 1500 - bid["amount"]
+
+
+def game_state(game: Api) -> dict:
+    request = urllib.request.Request(
+        f"{game.url}/api/games/{game.id}", headers={"X-Banker-Key": game.key}
+    )
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read())

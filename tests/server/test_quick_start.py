@@ -1,0 +1,91 @@
+"""Starting is quick: the schema's check reads the migration files and one row, so a start at
+the newest schema imports no Alembic; gunicorn's master asks `python -m tablebank.schema`
+(settings and driver only) before it makes the app to upgrade."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy import text
+from tablebank import create_app, schema
+from tablebank.models import Game, db
+from tablebank.paths import SHIPPED
+
+from ..support import setup_of
+
+IMPORTED = (
+    "import sys; from tablebank import create_app; create_app(); print('alembic' in sys.modules)"
+)
+
+
+def alembic_heads() -> frozenset[str]:
+    config = Config()
+    config.set_main_option("script_location", str(SHIPPED / "migrations"))
+    return frozenset(ScriptDirectory.from_config(config).get_heads())
+
+
+def started(url: str, tmp_path) -> bool:
+    """Whether a process making the app on this database imported Alembic."""
+    env = {**os.environ, "DATABASE_URL": url, "TABLEBANK_INSTANCE": str(tmp_path)}
+    made = subprocess.run(
+        [sys.executable, "-c", IMPORTED], env=env, capture_output=True, text=True, check=True
+    )
+    return made.stdout.strip().splitlines()[-1] == "True"
+
+
+def checked(url: str, tmp_path) -> int:
+    env = {**os.environ, "DATABASE_URL": url, "TABLEBANK_INSTANCE": str(tmp_path)}
+    return subprocess.run([sys.executable, "-m", "tablebank.schema"], env=env).returncode
+
+
+def test_the_newest_revision_is_read_as_alembic_reads_it():
+    assert schema.newest() == alembic_heads()
+
+
+def test_an_empty_database_is_upgraded_and_then_started_without_alembic(tmp_path, database_url):
+    url = database_url(tmp_path)
+    assert checked(url, tmp_path) == 1  # no schema yet: an upgrade is due
+    assert started(url, tmp_path) is True  # the first start upgrades, with Alembic
+    assert checked(url, tmp_path) == 0
+    assert started(url, tmp_path) is False  # the next starts need none of it
+
+
+def test_a_game_logged_before_its_rows_kept_what_pages_read_calls_for_the_upgrade(
+    tmp_path, database_url
+):
+    url = database_url(tmp_path)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "TESTING": True})
+    made = app.test_client().post("/api/games", json=setup_of(("Ana", "Bea")))
+    assert made.status_code == 201
+    with app.app_context():
+        db.session.execute(text("UPDATE game SET log_format = 0"))
+        db.session.commit()
+    assert checked(url, tmp_path) == 1
+    create_app({"SQLALCHEMY_DATABASE_URI": url, "TESTING": True})  # the start indexes it
+    with app.app_context():
+        assert db.session.get(Game, made.get_json()["id"]).log_format == schema.LOG_FORMAT
+        db.session.remove()
+        db.engine.dispose()
+    assert checked(url, tmp_path) == 0
+
+
+def test_a_start_does_not_compile_the_templates_again(tmp_path, database_url, monkeypatch):
+    monkeypatch.setenv("TABLEBANK_INSTANCE", str(tmp_path / "instance"))
+    settings = {"SQLALCHEMY_DATABASE_URI": database_url(tmp_path), "TESTING": True}
+    first = create_app(settings)
+    assert first.test_client().get("/").status_code == 200
+    again = create_app(settings)
+    compiled = []
+    compile_ = again.jinja_env.compile
+    monkeypatch.setattr(
+        again.jinja_env, "compile", lambda *a, **k: compiled.append(a[1]) or compile_(*a, **k)
+    )
+    assert again.test_client().get("/").status_code == 200
+    assert compiled == []
+    for app in (first, again):
+        with app.app_context():
+            db.engine.dispose()

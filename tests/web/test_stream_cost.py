@@ -1,0 +1,245 @@
+"""What one action costs its open pages, counted (queries, template drawings, state parses):
+a stream reads its seat once, takes the version from the news, and what several pages of a
+game show at a version is drawn once in a process; a stream opens with one pooled
+connection and one or two queries. Streams are read in-process, event by event."""
+
+from __future__ import annotations
+
+import queue
+import re
+import threading
+
+import pytest
+from flask import template_rendered
+from sqlalchemy import event
+from tablebank import snapshots
+from tablebank.live import watcher
+from tablebank.models import db
+from tablebank.rules import GameState
+from tablebank.web import streams
+
+PAGE = "open page"  # the threads reading streams
+HANG = 30  # seconds before a test that waits for an event gives up: a hang guard, not a bound
+
+
+class Opened:
+    """One open live page: its stream asked for and read by a thread of its own (as a
+    server gives each its own), its events handed over one at a time."""
+
+    def __init__(self, client, path: str, seen: int) -> None:
+        self.events: queue.Queue = queue.Queue()
+        self.answer = None
+        self.reader = threading.Thread(
+            target=self.read, args=(client, f"{path}?v={seen}"), name=PAGE, daemon=True
+        )
+        self.reader.start()
+        assert "retry" in self.next(), path
+
+    def read(self, client, url: str) -> None:
+        try:
+            self.answer = client.get(url, buffered=False)
+            assert self.answer.status_code == 200, url
+            for chunk in self.answer.response:
+                self.events.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        except Exception as error:  # noqa: BLE001  handed to the test
+            self.events.put(error)
+
+    def next(self) -> str:
+        chunk = self.events.get(timeout=HANG)
+        if isinstance(chunk, Exception):
+            raise chunk
+        return chunk
+
+    def next_live(self) -> tuple[int, str]:
+        """The next live part: its version and its HTML."""
+        while True:
+            chunk = self.next()
+            if "event: live" in chunk:
+                version = int(re.search(r"^id: (\d+)", chunk, re.M)[1])
+                html = "\n".join(re.findall(r"^data: ?(.*)$", chunk, re.M))
+                return version, html
+
+    def close(self) -> None:
+        """The page goes away: its stream ends at the next event (a server notices the
+        closed connection then)."""
+
+
+class Counted:
+    """The SQL statements run, the pooled connections checked out, the templates drawn."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.statements: list[str] = []
+        self.by_page: list[bool] = []  # whether each statement was a stream's
+        self.checkouts = 0
+        self.templates: list[str] = []
+
+    def __enter__(self):
+        with self.app.app_context():
+            self.engine = db.engine
+        event.listen(self.engine, "before_cursor_execute", self.statement)
+        event.listen(self.engine.pool, "checkout", self.checkout)
+        template_rendered.connect(self.drawn, self.app)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        event.remove(self.engine, "before_cursor_execute", self.statement)
+        event.remove(self.engine.pool, "checkout", self.checkout)
+        template_rendered.disconnect(self.drawn, self.app)
+
+    def statement(self, _conn, _cursor, statement, *_args) -> None:
+        if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
+            self.statements.append(" ".join(statement.split()))
+            self.by_page.append(threading.current_thread().name == PAGE)
+
+    def checkout(self, *_args) -> None:
+        self.checkouts += 1
+
+    def drawn(self, _app, template, **_extra) -> None:
+        self.templates.append(template.name)
+
+    def reading(self, table: str, pages_only: bool = False) -> list[str]:
+        """The statements that read `table` (only the streams' own, if `pages_only`)."""
+        return [
+            statement
+            for statement, by_page in zip(self.statements, self.by_page, strict=True)
+            if re.search(rf"\bFROM {table}\b", statement, re.I) and (by_page or not pages_only)
+        ]
+
+
+@pytest.fixture
+def game(table, app):
+    """A game of six players, its version, and its links; the process's watcher is stopped
+    afterwards (it wakes the streams left open)."""
+    table.new_api_game(names=("Ana", "Bea", "Cal", "Dan", "Eve", "Fay"))
+    yield table
+    watcher(app).stop()
+
+
+def pay(table, seat: int = 0) -> int:
+    """The bank pays a seat $10 (one action); the game's new version."""
+    return table.act("bank_pay", player=seat, amount=10)["game"]["version"]
+
+
+def version(table) -> int:
+    return table.game()["version"]
+
+
+def test_a_player_stream_reads_the_seat_behind_its_token_once(game, app):
+    path, seen = game.phone(0) + "/live", version(game)
+    with Counted(app) as counted:
+        page = Opened(app.test_client(), path, seen)
+        for _ in range(3):
+            drawn = pay(game, 0)
+            assert page.next_live()[0] == drawn
+    page.close()
+    assert len(counted.reading("player")) == 1  # as the stream opened
+
+
+def test_a_stream_takes_the_version_from_the_news_and_the_game_from_the_process(game, app):
+    """No query of the game's row or version at each drawing: the news says the version,
+    and the request that acted left the game at that version to this process's pages."""
+    page = Opened(app.test_client(), game.phone(1) + "/live", version(game))
+    with Counted(app) as counted:
+        for _ in range(3):
+            drawn = pay(game, 1)
+            assert page.next_live()[0] == drawn
+    page.close()
+    assert counted.reading("game", pages_only=True) == []
+
+
+def test_the_state_is_parsed_once_per_version_for_all_the_pages_of_a_game(game, app, monkeypatch):
+    """Six phones and the table screen, and news from another process (nothing kept here
+    yet): the state is parsed once for the seven drawings."""
+    seen = version(game)
+    pages = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in range(6)]
+    pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
+    drawn = pay(game, 2)
+    snapshots._kept.clear()  # as if the action had been done by another process
+    parsed = []
+    original = GameState.from_dict.__func__
+
+    def counting(cls, data):
+        parsed.append(1)
+        return original(cls, data)
+
+    monkeypatch.setattr(GameState, "from_dict", classmethod(counting))
+    with Counted(app) as counted:
+        for page in pages:
+            assert page.next_live()[0] == drawn
+    assert len(parsed) == 1
+    assert len(counted.reading("game", pages_only=True)) == 1  # its row, once for the seven
+    for page in pages:
+        page.close()
+
+
+def test_what_several_pages_of_a_game_show_is_drawn_once_per_version(game, app):
+    """Two table screens and two banker phones: the table's and the dashboard's live parts
+    are drawn once each, and each banker phone still gets its own CSRF token and keys."""
+    second_banker = app.test_client()
+    second_banker.get(f"/g/{game.id}/?key={game.headers['X-Banker-Key']}")
+    bankers = [game.client, second_banker]
+    seen = version(game)
+    tokens = [csrf_of(game.page(f"/g/{game.id}/", client)) for client in bankers]
+    assert tokens[0] != tokens[1]
+    screens = [Opened(app.test_client(), game.screen() + "/live", seen) for _ in range(2)]
+    dashboards = [Opened(client, f"/g/{game.id}/live", seen) for client in bankers]
+    with Counted(app) as counted:
+        drawn = pay(game, 3)
+        shown = [page.next_live() for page in screens + dashboards]
+    assert {v for v, _ in shown} == {drawn}
+    assert counted.templates.count("table_live.html") == 1
+    assert counted.templates.count("_dashboard_live.html") == 1
+    assert shown[0][1] == shown[1][1]  # the same table screen for both
+    first, second = shown[2][1], shown[3][1]
+    assert set(csrf_in(first)) == {tokens[0]} and set(csrf_in(second)) == {tokens[1]}
+    keys = keys_in(first) + keys_in(second)
+    assert keys and len(set(keys)) == len(keys)  # no two forms, on any phone, share a key
+    for page in screens + dashboards:
+        page.close()
+
+
+def test_opening_a_phone_or_table_stream_takes_one_connection_and_one_query(game, app, monkeypatch):
+    monkeypatch.setattr(streams, "KEEPALIVE", 0.01)  # the first wait ends at once
+    for path in (game.phone(4) + "/live", game.screen() + "/live"):
+        seen = version(game)
+        with Counted(app) as counted:
+            page = Opened(app.test_client(), path, seen)
+            assert "still here" in page.next()
+        page.close()
+        assert counted.checkouts == 1, path
+        assert len(counted.statements) == 1, counted.statements
+
+
+def test_opening_the_banker_s_stream_takes_one_connection_and_two_queries(game, app, monkeypatch):
+    monkeypatch.setattr(streams, "KEEPALIVE", 0.01)
+    seen = version(game)
+    with Counted(app) as counted:
+        page = Opened(game.client, f"/g/{game.id}/live", seen)
+        assert "still here" in page.next()
+    page.close()
+    assert counted.checkouts == 1
+    assert len(counted.statements) == 2, counted.statements  # the banker check, the keys
+
+
+def test_a_form_drawn_by_a_stream_goes_back_to_its_page_not_to_the_stream(game, app):
+    page = Opened(game.client, f"/g/{game.id}/live", version(game))
+    pay(game, 5)
+    _, html = page.next_live()
+    page.close()
+    backs = set(re.findall(r'name="back" value="([^"]*)"', html))
+    assert backs == {f"/g/{game.id}/"}
+
+
+def csrf_of(page: str) -> str:
+    """The session's CSRF secret a page's token is signed from (a token names it, then the
+    time it was signed and the signature)."""
+    return re.search(r'<meta name="csrf-token" content="([^".]+)', page)[1]
+
+
+def csrf_in(html: str) -> list[str]:
+    return re.findall(r'name="csrf_token" value="([^".]+)', html)
+
+
+def keys_in(html: str) -> list[str]:
+    return re.findall(r'name="key" value="([^"]+)"', html)

@@ -1,0 +1,129 @@
+"""A phone whose live part shows nothing new at a version is not drawn again: what its stream
+sends is then the part it sent before, with the new version in its forms. Over a game that
+goes through every kind of thing a phone shows (money, deeds and buildings, mortgages, a
+trade put to a phone, an auction with bids, jail, a debt, an undo, phone turns, the end),
+every live part a stream sends is the page's own `?fragment=1` at that version."""
+
+from __future__ import annotations
+
+import re
+
+from flask import template_rendered
+from tablebank.live import watcher
+
+from ..support import BOARDWALK, PARK_PLACE, READING, US
+from .test_stream_cost import Opened
+
+
+def same_page(html: str) -> str:
+    """A live part without what each drawing makes afresh: keys, CSRF tokens, where a form
+    goes back to."""
+    html = re.sub(r'name="(key|csrf_token|back)" value="[^"]*"', r'name="\1"', html)
+    return "\n".join(line.rstrip() for line in html.strip().splitlines())
+
+
+def test_every_part_a_stream_sends_is_the_page_at_that_version(table, app):
+    table.new_api_game(names=("Ana", "Bea", "Cal", "Dan", "Eve", "Fay"), phone_turns=True)
+    seen = table.game()["version"]
+    tokens = table.tokens()
+    phones = [Opened(app.test_client(), f"/p/{token}/live", seen) for token in tokens]
+    fresh = app.test_client()
+    trade = {"player": 4, "partner": 1, "give": {"deeds": [READING]}, "take": {"cash": 100}}
+    steps = [
+        ("bank_pay", {"player": 0, "amount": 50}),
+        ("land", {"player": 0, "space": BOARDWALK, "choices": [{"kind": "buy"}]}),
+        ("land", {"player": 0, "space": PARK_PLACE, "choices": [{"kind": "buy"}]}),
+        ("build", {"player": 0, "group": "dark_blue", "levels": "1,1"}),
+        ("transfer", {"from": 2, "to": 3, "amount": 20}),
+        ("land", {"player": 4, "space": READING, "choices": [{"kind": "buy"}]}),
+        ("mortgage", {"player": 4, "deed": READING}),
+        ("trade_offer", trade),
+        ("turn_to", {"player": 2}),
+        ("land", {"player": 2, "space": 1, "choices": [{"kind": "decline"}]}),  # an auction
+        ("bid", {"player": 3, "amount": 20}),
+        ("bid", {"player": 5, "amount": 40}),
+        ("auction_close", {}),
+        ("go_to_jail", {"player": 1}),
+        ("bank_collect", {"player": 3, "amount": 1460}),
+        ("land", {"player": 3, "space": BOARDWALK}),  # rent with a house: a debt
+        ("undo", {}),
+        ("pay_debt", {"player": 3}),
+        ("end_game", {}),
+    ]
+    drawn: list[str] = []
+    template_rendered.connect(lambda _a, template, **_: drawn.append(template.name), app)
+    redrawn = []
+    try:
+        for kind, fields in steps:
+            answer = table.send(kind, **fields)
+            if answer.status_code != 201:
+                continue  # refused by the rules here: nothing to show
+            version = answer.get_json()["game"]["version"]
+            drawn.clear()
+            for seat, phone in enumerate(phones):
+                shown_version, shown = phone.next_live()
+                assert shown_version == version, (kind, seat)
+                page = fresh.get(f"/p/{tokens[seat]}?fragment=1").text
+                assert same_page(shown) == same_page(page), (kind, seat)
+            redrawn.append((kind, drawn.count("player_live.html")))
+    finally:
+        watcher(app).stop()
+    done = [kind for kind, _ in redrawn]
+    assert {"land", "build", "trade_offer", "bid", "auction_close", "undo", "end_game"} <= set(
+        done
+    ), done
+    # a payment between two players, or the bank's to one, is drawn for them, not for all six
+    streams_drew = dict(redrawn)
+    assert streams_drew["bank_pay"] <= 1 + 6  # its phone, and the six fresh pages compared
+    assert streams_drew["transfer"] <= 2 + 6
+
+
+def test_a_payment_to_one_player_draws_only_that_player_s_phone(table, app):
+    table.new_api_game(names=("Ana", "Bea", "Cal", "Dan", "Eve", "Fay"))
+    seen = table.game()["version"]
+    phones = [Opened(app.test_client(), f"/p/{token}/live", seen) for token in table.tokens()]
+    drawn: list[str] = []
+
+    def noted(_app, template, **_extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(noted, app)
+    try:
+        table.act("bank_pay", player=0, amount=10)
+        for phone in phones:  # each phone's first part is drawn: none was kept before
+            phone.next_live()
+        drawn.clear()
+        version = table.act("bank_pay", player=0, amount=10)["game"]["version"]
+        for phone in phones:
+            assert phone.next_live()[0] == version
+    finally:
+        template_rendered.disconnect(noted, app)
+        watcher(app).stop()
+    assert drawn.count("player_live.html") == 1
+    assert US  # the classic board
+
+
+def test_the_table_s_squares_are_drawn_again_only_when_the_board_changes(table, app):
+    """A payment changes the balances on the table screen, not its squares; a deed bought
+    does."""
+    table.new_api_game(names=("Ana", "Bea", "Cal"))
+    drawn: list[str] = []
+
+    def noted(_app, template, **_extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(noted, app)
+    try:
+        table.page(table.screen())
+        drawn.clear()
+        table.act("bank_pay", player=0, amount=10)
+        paid = table.read(table.screen())
+        assert drawn.count("_squares.html") == 0
+        assert "$1,510" in paid
+        table.own(1, BOARDWALK)
+        drawn.clear()
+        bought = table.page(table.screen())
+        assert drawn.count("_squares.html") == 1
+        assert "owned by Bea" in table.text(bought)
+    finally:
+        template_rendered.disconnect(noted, app)

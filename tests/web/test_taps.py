@@ -1,0 +1,145 @@
+"""A tap that stays on the page, as the server answers it: a form posted by the page's script
+(X-Tablebank-Tap) is answered with the page its redirect leads to, in the same answer; the
+same form posted by a browser without JavaScript is redirected as ever; the streams the
+action woke draw once the acting request is answered."""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import threading
+
+from flask import template_rendered
+from tablebank.live import Watcher, watcher
+from tablebank.web import streams
+
+TAP = {"X-Tablebank-Tap": "1"}
+HANG = 30  # seconds before a test waiting on another thread gives up: a hang guard
+
+
+def pass_go(table, seat: int = 0, version: int | None = None, key: str = "k1") -> dict:
+    """The banker's "passed GO" button for a seat, as its form posts it."""
+    fields = {"kind": "pass_go", "payload": json.dumps({"player": seat}), "key": key}
+    fields["version"] = str(table.game()["version"] if version is None else version)
+    fields["back"] = f"/g/{table.id}/pick/pass_go"
+    return fields
+
+
+def test_a_tap_is_answered_with_the_page_it_leads_to_and_its_address(table):
+    table.new_game()
+    answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
+    assert answer.status_code == 200
+    assert answer.headers["X-Tablebank-Page"] == f"/g/{table.id}/"
+    banner = re.search(r'<div class="flash done".*?</div>', answer.text, re.S)
+    assert banner and "Ana collects $200 salary" in table.text(banner[0])  # the green banner
+    assert table.button(banner[0], "Undo")  # with its Undo
+    assert "$1,700" in table.text(answer.text)  # the dashboard as it is now
+    assert table.cash() == [1700, 1500]
+
+
+def test_the_banner_of_a_tap_is_shown_once(table):
+    """The session the answer leaves (its banner taken) is the one the browser keeps."""
+    table.new_game()
+    answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
+    assert 'class="flash done"' in answer.text
+    assert 'class="flash done"' not in table.page(f"/g/{table.id}/")
+
+
+def test_without_javascript_the_same_form_is_redirected(table):
+    table.new_game()
+    answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table))
+    assert answer.status_code == 302
+    assert answer.headers["Location"] == f"/g/{table.id}/"
+    assert "X-Tablebank-Page" not in answer.headers
+    assert 'class="flash done"' in table.page(f"/g/{table.id}/")
+
+
+def test_a_stale_tap_says_the_turn_was_already_taken_and_changes_nothing(table):
+    table.new_game()
+    drawn_at = table.game()["version"]
+    table.client.post(f"/g/{table.id}/do", data=pass_go(table, key="first"), headers=TAP)
+    late = pass_go(table, seat=1, version=drawn_at, key="second")
+    answer = table.client.post(f"/g/{table.id}/do", data=late, headers=TAP)
+    assert answer.status_code == 409
+    assert "This turn was already taken" in table.text(answer.text)
+    assert table.cash() == [1700, 1500]
+
+
+def test_a_repeated_key_is_done_once(table):
+    table.new_game()
+    for _ in range(2):
+        answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
+        assert answer.status_code == 200
+    assert "Already done" in table.text(answer.text)
+    assert table.cash() == [1700, 1500]
+
+
+def test_a_refused_tap_goes_back_to_its_page_in_red(table):
+    table.new_game()
+    fields = pass_go(table)
+    fields["payload"] = json.dumps({"player": 0, "amount": -5})
+    fields["kind"] = "bank_pay"
+    answer = table.client.post(f"/g/{table.id}/do", data=fields, headers=TAP)
+    assert answer.status_code == 200
+    assert answer.headers["X-Tablebank-Page"] == f"/g/{table.id}/pick/pass_go"
+    assert re.search(r'class="flash error"', answer.text)
+    assert table.cash() == [1500, 1500]
+
+
+def test_a_phone_s_tap_is_answered_with_its_own_page(table, app):
+    table.new_game()
+    phone = app.test_client()
+    data = {"kind": "transfer", "payload": json.dumps({"to": 1, "amount": 20}), "key": "p1"}
+    answer = phone.post(f"{table.phone(0)}/do", data=data, headers=TAP)
+    assert answer.status_code == 200
+    assert answer.headers["X-Tablebank-Page"] == table.phone(0)
+    assert "Ana pays Bea $20" in table.text(answer.text)
+    assert table.cash() == [1480, 1520]
+
+
+def test_the_streams_an_action_woke_draw_once_its_answer_is_out(table, app, monkeypatch):
+    """The acting request draws its page (here the dashboard it leads to) before any stream
+    of its game draws: a phone's stream that woke at the action waits (live.settle) until
+    the tap is answered, then draws."""
+    monkeypatch.setattr(streams, "SETTLE", HANG)  # only the answer ends the wait here
+    table.new_game()
+    waiting, drawn = threading.Event(), []
+    settle = Watcher.settle
+
+    def noted(followed, most):
+        waiting.set()
+        settle(followed, most)
+
+    monkeypatch.setattr(Watcher, "settle", staticmethod(noted))
+
+    def rendered(_app, template, **_extra):
+        drawn.append(template.name)
+        if template.name == "game.html":  # the tap's own page, while it is answered
+            assert waiting.wait(HANG), "no stream waited for the answer"
+            assert "player_live.html" not in drawn
+
+    events: queue.Queue = queue.Queue()
+    path = f"{table.phone(1)}/live?v={table.game()['version']}"
+
+    def phone() -> None:
+        for chunk in app.test_client().get(path, buffered=False).response:
+            chunk = chunk.decode() if isinstance(chunk, bytes) else chunk
+            events.put(chunk)
+            if "event: live" in chunk:
+                return
+
+    reader = threading.Thread(target=phone, daemon=True)
+    reader.start()
+    assert "retry" in events.get(timeout=HANG)
+    template_rendered.connect(rendered, app)
+    try:
+        answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
+        followed = watcher(app).games.get(table.id)  # None once the stream has drawn and ended
+        assert followed is None or followed.answered.is_set()  # the answer is out: draw now
+        reader.join(HANG)
+    finally:
+        template_rendered.disconnect(rendered, app)
+        watcher(app).stop()
+    assert answer.status_code == 200
+    assert drawn.index("game.html") < drawn.index("player_live.html")
