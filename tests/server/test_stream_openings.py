@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from .conftest import Server, new_game
+from ..servers import Server
 
 SMALL_POOL = {
     "TABLEBANK_SQLALCHEMY_ENGINE_OPTIONS": json.dumps(
@@ -43,7 +43,7 @@ def first_bytes(server: Server, path: str) -> tuple[int, bytes]:
 
 
 def test_a_burst_of_streams_all_open_in_turn(small):
-    game_id, key = new_game(small)
+    game_id, key = small.new_game()
     _, codes = small.call("GET", f"/g/{game_id}/codes", key=key, raw=True)
     tokens = list(dict.fromkeys(re.findall(r"/p/([A-Za-z0-9_-]{20,})", codes)))
     table = re.search(r"/t/([A-Za-z0-9_-]{20,})", codes).group(1)

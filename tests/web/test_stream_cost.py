@@ -5,7 +5,6 @@ connection and one or two queries. Streams are read in-process, event by event."
 
 from __future__ import annotations
 
-import queue
 import re
 import threading
 
@@ -18,50 +17,7 @@ from tablebank.models import db
 from tablebank.rules import GameState
 from tablebank.web import streams
 
-PAGE = "open page"  # the threads reading streams
-HANG = 30  # seconds before a test that waits for an event gives up: a hang guard, not a bound
-
-
-class Opened:
-    """One open live page: its stream asked for and read by a thread of its own (as a
-    server gives each its own), its events handed over one at a time."""
-
-    def __init__(self, client, path: str, seen: int) -> None:
-        self.events: queue.Queue = queue.Queue()
-        self.answer = None
-        self.reader = threading.Thread(
-            target=self.read, args=(client, f"{path}?v={seen}"), name=PAGE, daemon=True
-        )
-        self.reader.start()
-        assert "retry" in self.next(), path
-
-    def read(self, client, url: str) -> None:
-        try:
-            self.answer = client.get(url, buffered=False)
-            assert self.answer.status_code == 200, url
-            for chunk in self.answer.response:
-                self.events.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
-        except Exception as error:  # noqa: BLE001  handed to the test
-            self.events.put(error)
-
-    def next(self) -> str:
-        chunk = self.events.get(timeout=HANG)
-        if isinstance(chunk, Exception):
-            raise chunk
-        return chunk
-
-    def next_live(self) -> tuple[int, str]:
-        """The next live part: its version and its HTML."""
-        while True:
-            chunk = self.next()
-            if "event: live" in chunk:
-                version = int(re.search(r"^id: (\d+)", chunk, re.M)[1])
-                html = "\n".join(re.findall(r"^data: ?(.*)$", chunk, re.M))
-                return version, html
-
-    def close(self) -> None:
-        """The page goes away: its stream ends at the next event (a server notices the
-        closed connection then)."""
+from ..streams import PAGE, Opened
 
 
 class Counted:

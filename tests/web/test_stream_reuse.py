@@ -11,8 +11,8 @@ import re
 from flask import template_rendered
 from tablebank.live import watcher
 
+from ..streams import Opened
 from ..support import BOARDWALK, PARK_PLACE, READING, US
-from .test_stream_cost import Opened
 
 
 def same_page(html: str) -> str:
