@@ -27,6 +27,7 @@ from .config import configure
 from .edition_files import load_editions
 from .models import db
 from .paths import EDITIONS, SHIPPED, instance_folder
+from .serving import is_api
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -157,7 +158,7 @@ def register_web(app: Flask) -> None:
 def api_errors_as_json(error: HTTPException):
     """Under /api even a URL or method no route knows is answered in JSON, with words;
     elsewhere a page in the reader's language says what to do (web/errors.py)."""
-    if not request.path.startswith("/api/"):
+    if not is_api(request.path):
         from .web.errors import error_page
 
         return error_page(error)

@@ -32,6 +32,12 @@ TOO_MANY = plain_answer(
 )
 PLAIN = "text/plain; charset=utf-8"
 SLOW_BODY = "The request took too long to arrive: check the connection and try again."
+API = "/api/"  # the JSON API's paths: answered in JSON, never with a page
+
+
+def is_api(path: str) -> bool:
+    """Whether a request's path is the JSON API's."""
+    return path.startswith(API)
 
 
 def client_group(address: str | None) -> str:
@@ -111,7 +117,7 @@ def bodies_in_time(app, body_limit: Callable[[], int | None]) -> None:
                 return app.finalize_request(app.handle_user_exception(error))
             if not arrived:
                 words = {"error": SLOW_BODY, "rule": "http"}
-                api = request.path.startswith("/api/")
+                api = is_api(request.path)
                 answer, kind = (jsonify(words), None) if api else (SLOW_BODY, PLAIN)
                 headers = {"Connection": "close", **({"Content-Type": kind} if kind else {})}
                 response = app.make_response((answer, 408, headers))

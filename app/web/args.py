@@ -17,6 +17,7 @@ from flask import jsonify, request
 
 from ..inputs import clean_text
 from ..rules import GameState, RuleError
+from ..serving import is_api
 from .words import refused
 
 DIGITS = 12
@@ -73,7 +74,7 @@ def refuse_bad_text():
     try:
         check_text()
     except RuleError as refusal:
-        if request.path.startswith("/api/"):
+        if is_api(request.path):
             return jsonify(refusal.to_dict()), 400
         from .errors import error_page_for
 

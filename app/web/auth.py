@@ -22,6 +22,7 @@ from flask_babel import gettext
 
 from ..live import announce_keys, watcher
 from ..models import Game, db
+from ..serving import is_api
 
 SESSION_KEY = "bankers"  # {game id: fingerprint of the banker key this device was given}
 OLD_SESSION_KEY = "banker_of"  # before fingerprints: a list of game ids
@@ -53,7 +54,7 @@ def banker_games() -> list[str]:
 
 def offered_key() -> str:
     header = request.headers.get(HEADER)
-    if header or request.path.startswith("/api/"):
+    if header or is_api(request.path):
         return header or ""
     return request.args.get("key") or ""
 
@@ -79,7 +80,7 @@ def require_banker():
     g.game = game  # loaded once: the view takes it from here (banker.load)
     if not is_banker(game):
         abort(403, gettext("This page is the banker's: open the banker link on this phone."))
-    if request.args.get("key") and request.method == "GET" and not request.path.startswith("/api/"):
+    if request.args.get("key") and request.method == "GET" and not is_api(request.path):
         remember_banker(game)  # the banker link: remember this device, drop the key from the URL
         args = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "key"])
         return redirect(request.base_url + (f"?{args}" if args else ""))

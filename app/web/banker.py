@@ -24,7 +24,7 @@ from . import turns
 from .args import arg, whole
 from .auth import banker_games, is_banker, remember_banker
 from .colours import make_legible
-from .pages import Option, back_to, expected_version, load, offer, page, payload_from_form
+from .pages import Option, back_to, expected_version, load, page, payload_from_form, previewed
 from .present import history_page, row_said
 from .words import N_, refused, said
 
@@ -157,7 +157,7 @@ def turn_context(game: Game) -> dict:
         seat = next_in_play(state, current.seat)
         name = state.players[seat].name
         label = _("Next: %(player)s", player=name)
-        upcoming = offer(game, "turn_to", {"player": seat}, label, "secondary")
+        upcoming = previewed(game, "turn_to", {"player": seat}, label, "secondary")
     return {"panels": turns.panels(game), "upcoming": upcoming}
 
 
@@ -199,7 +199,7 @@ def seated(game_id: str, seat: int) -> tuple[Game, GameState]:
 def player(game_id: str, seat: int):
     game, state = seated(game_id, seat)
     who = {"player": seat}
-    jail = [offer(game, k, who) for k in ("jail_fine", "jail_card", "jail_doubles")]
+    jail = [previewed(game, k, who) for k in ("jail_fine", "jail_card", "jail_doubles")]
     return page(
         "player.html",
         game,
@@ -226,8 +226,9 @@ def pick(game_id: str, kind: str):
         abort(404)
     game = load(game_id)
     state = bank.state_of(game)
-    players = [p for p in state.in_play() if not (kind == "go_to_jail" and p.in_jail)]  # J1
-    options = [(p, offer(game, kind, {"player": p.seat})) for p in players]
+    options = [(p, previewed(game, kind, {"player": p.seat})) for p in state.in_play()]
+    accepted = [(p, option) for p, option in options if not option.error]
+    options = accepted or options  # none accepted (an empty pot): each refusal in words
     return page("pick.html", game, options=options, kind=kind)
 
 
@@ -280,7 +281,7 @@ def place_offer(game: Game, who, space) -> Option | None:
     if who.in_jail or who.position == space.index:
         return None
     label = _("Only put the token here (nothing is paid)")
-    return offer(game, "place", {"player": who.seat, "space": space.index}, label, "secondary")
+    return previewed(game, "place", {"player": who.seat, "space": space.index}, label, "secondary")
 
 
 # -- money -------------------------------------------------------------------------------
@@ -294,7 +295,7 @@ def money(game_id: str):
     if kind not in ("bank_pay", "bank_collect"):
         kind = "bank_pay"
     fields = {k: request.args.get(k) for k in ("player", "amount", "note")}
-    option = offer(game, kind, fields) if request.args.get("amount") else None
+    option = previewed(game, kind, fields) if request.args.get("amount") else None
     return page("money.html", game, kind=kind, fields=fields, option=option)
 
 
@@ -302,7 +303,7 @@ def money(game_id: str):
 def transfer(game_id: str):
     game = load(game_id)
     fields = {k: request.args.get(k) for k in ("from", "to", "amount", "note")}
-    option = offer(game, "transfer", fields) if request.args.get("amount") else None
+    option = previewed(game, "transfer", fields) if request.args.get("amount") else None
     return page("transfer.html", game, fields=fields, option=option)
 
 

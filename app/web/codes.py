@@ -14,7 +14,7 @@ from markupsafe import Markup
 from .. import bank
 from ..live import announce_keys, watcher
 from ..models import Game, Player, db, new_token
-from .pages import load, offer, page
+from .pages import load, page, previewed
 
 bp = Blueprint("codes", __name__)
 QR_KEPT = 1024  # codes kept per process (10 a game), about 5 kB each
@@ -56,7 +56,9 @@ def codes(game_id: str):
         banker_url=banker_link(game),
         banker_qr=qr_svg(banker_link(game)),
         printable=printable,
-        phone_turns=offer(game, "phone_turns", {"allow": not state_turns(game)}, style="secondary"),
+        phone_turns=previewed(
+            game, "phone_turns", {"allow": not state_turns(game)}, style="secondary"
+        ),
     )
 
 

@@ -16,7 +16,7 @@ from ..rules.state import DEAL
 from . import turns
 from .args import seat_of
 from .filters import as_utc
-from .pages import Option, load, offer, page
+from .pages import Option, load, page, previewed
 from .present import row_said
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
@@ -32,7 +32,7 @@ def auction(game_id: str):
     game = load(game_id)
     state = bank.state_of(game)
     fields = {k: request.args.get(k) for k in ("player", "amount")}
-    bid = offer(game, "bid", fields) if fields["amount"] else None
+    bid = previewed(game, "bid", fields) if fields["amount"] else None
     if request.args.get("fragment"):
         return auction_fragment(game)
     context = dict(auction=state.auction, fields=fields, bid=bid, closes=closes(game, state))
@@ -59,7 +59,7 @@ def closes(game, state) -> list[Option]:
     if not auction:
         return []
     if auction.building is None or auction.bidder is None:
-        return [offer(game, "auction_close", {}, style="danger")]
+        return [previewed(game, "auction_close", {}, style="danger")]
     edition = bank.edition_of(game)
     streets = [
         i
@@ -69,13 +69,13 @@ def closes(game, state) -> list[Option]:
     ]
     found = []
     for i in streets:
-        option = offer(game, "auction_close", {"deed": i}, style="danger")
+        option = previewed(game, "auction_close", {"deed": i}, style="danger")
         if not option.error:  # the core lets the building go there (B1, B5)
             option.text = _(
                 "%(what)s, on %(street)s", what=option.text, street=edition.spaces[i].name
             )
             found.append(option)
-    return found or [offer(game, "auction_close", {}, style="danger")]  # nowhere: unsold
+    return found or [previewed(game, "auction_close", {}, style="danger")]  # nowhere: unsold
 
 
 STEPS = (10, 50, 100)
@@ -110,7 +110,9 @@ def bankrupt(game_id: str):
     debt = next((p for p in turns.debt_panels(game) if p.player.seat == seat), None)
     lift = request.args.getlist("lift")
     option = (
-        offer(game, "bankrupt", {"player": seat, "lift": lift}, style="danger") if debt else None
+        previewed(game, "bankrupt", {"player": seat, "lift": lift}, style="danger")
+        if debt
+        else None
     )
     mortgaged = mortgaged_of(game, seat) if debt and debt.figures["creditor"] is not None else []
     return page("bankrupt.html", game, debt=debt, option=option, mortgaged=mortgaged, lift=lift)
@@ -135,15 +137,15 @@ def deal(game_id: str):
     if not state.waiting(DEAL):
         return page("deal.html", game, dealt=True)  # SG1: once, before the first roll
     hands = [request.args.getlist(f"hand{p.seat}") for p in state.players]
-    option = offer(game, "deal", {"hands": hands}) if any(hands) else None
-    dealt = offer(game, "deal", {"hands": bank.random_hands(game)}, label=_("Deal at random"))
+    option = previewed(game, "deal", {"hands": hands}) if any(hands) else None
+    dealt = previewed(game, "deal", {"hands": bank.random_hands(game)}, label=_("Deal at random"))
     return page("deal.html", game, hands=hands, option=option, random_deal=dealt, dealt=False)
 
 
 @bp.get("/end")
 def end(game_id: str):
     game = load(game_id)
-    return page("confirm.html", game, option=offer(game, "end_game", {}, style="danger"))
+    return page("confirm.html", game, option=previewed(game, "end_game", {}, style="danger"))
 
 
 @bp.get("/results")

@@ -14,6 +14,7 @@ from sqlalchemy import exc
 from .. import writers
 from ..db_setup import UNAVAILABLE, disk_full, gevent_patched
 from ..models import db
+from ..serving import is_api
 from .streams import retry_stream
 
 STREAMS = (
@@ -36,7 +37,7 @@ def _unavailable(error: Exception):
     writers.database_failed()  # and the writers waiting for this game's turn are told at once
     if request.endpoint in STREAMS:  # EventSource gives up on an error status: come back later
         return retry_stream()
-    if request.path.startswith("/api/"):
+    if is_api(request.path):
         answer = jsonify({"error": unavailable_message(), "rule": "unavailable"})
     else:
         answer = unavailable_message()
@@ -87,7 +88,7 @@ def busy_message() -> str:
 
 
 def _busy(_error: Exception):
-    if request.path.startswith("/api/"):
+    if is_api(request.path):
         answer = jsonify({"error": busy_message(), "rule": "busy"})
     else:
         answer = busy_message()
@@ -103,7 +104,7 @@ def _disk_full(error: exc.DBAPIError):
     current_app.logger.error("the database's disk is full: %s", type(error.orig).__name__)
     with suppress(Exception):
         db.session.rollback()
-    if request.path.startswith("/api/"):
+    if is_api(request.path):
         answer = jsonify({"error": disk_full_message(), "rule": "disk_full"})
     else:
         answer = disk_full_message()

@@ -21,7 +21,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..models import RateCount, db
-from ..serving import client_group
+from ..serving import client_group, is_api
 
 SCHEME = "tablebank"
 
@@ -118,7 +118,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(429)
     def too_many(_error):
         words = gettext("Too many requests from here: wait a minute and try again.")
-        if request.path.startswith("/api/"):
+        if is_api(request.path):
             answer = jsonify({"error": words, "rule": "rate_limited"})
         else:
             answer = words

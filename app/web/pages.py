@@ -44,7 +44,7 @@ class Option:
         return gained - sum(m.amount for m in self.movements if m.payer == seat)
 
 
-def offer(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):
+def previewed(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):
     """The action previewed by the rules core: its sentence (or `label`, a shorter name for
     it), or, when the core refuses it, the refusal in words with the button disabled."""
     payload = {k: v for k, v in payload.items() if v is not None and v is not False}

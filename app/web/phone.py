@@ -17,7 +17,7 @@ from ..rules.edition import Space
 from ..snapshots import worked_out
 from . import turns
 from .args import arg, whole
-from .pages import expected_version, offer, page, payload_from_form, player_by_token
+from .pages import expected_version, page, payload_from_form, player_by_token, previewed
 from .phone_money import take_back_offer
 from .present import game_view, history, history_page, standings
 from .words import refused, said
@@ -33,8 +33,8 @@ def offers_to(game: Game, state, seat: int) -> list[tuple]:
     for pending in state.offers:
         if pending.offered_to(seat):
             who = {"player": seat, "offer": pending.id}
-            decline = offer(game, "trade_decline", who, style="danger")
-            found.append((offer(game, "trade_accept", who), decline))
+            decline = previewed(game, "trade_decline", who, style="danger")
+            found.append((previewed(game, "trade_accept", who), decline))
     return found
 
 
@@ -243,5 +243,5 @@ def player_preview(token: str):
     if fields.get("amount") == "typed":  # "Pay someone": the amount typed, not a preset
         fields["amount"] = request.args.get("typed", "")
     fields[own] = player.seat
-    option = offer(player.game, kind, fields)
+    option = previewed(player.game, kind, fields)
     return page("phone_confirm.html", player.game, option=option, token=token, seat=player.seat)

@@ -8,7 +8,7 @@ from flask import Blueprint, abort, request
 
 from .. import bank
 from ..rules.property import lift_cost
-from .pages import offer, page, player_by_token
+from .pages import page, player_by_token, previewed
 from .phone import own_field
 from .property import group_options, trade_payload, whole_groups
 
@@ -32,7 +32,7 @@ def deeds(token: str):
     rows = []
     for index in state.held_by(seat):
         kind = "lift" if state.deeds[index].mortgaged else "mortgage"
-        rows.append((edition.spaces[index], offer(game, kind, {"player": seat, "deed": index})))
+        rows.append((edition.spaces[index], previewed(game, kind, {"player": seat, "deed": index})))
     groups = [
         (group, group_options(game, state, seat, group))
         for group in whole_groups(state, edition, seat)
@@ -54,7 +54,7 @@ def trade(token: str):
         asked = payload["give"]["deeds"] or payload["take"]["deeds"] or "cash" in request.args
         if asked:
             to_phone = {k: v for k, v in payload.items() if k != "lift"}
-            option = offer(game, "trade_offer", to_phone)
+            option = previewed(game, "trade_offer", to_phone)
     return page(
         "phone_trade.html",
         game,

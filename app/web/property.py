@@ -11,7 +11,7 @@ from ..rules import HOTEL, GameState, RuleError
 from ..rules.edition import Edition, Group
 from ..rules.property import lift_cost
 from .args import seat_of, wholes
-from .pages import Option, load, offer, page
+from .pages import Option, load, page, previewed
 from .words import N_, refused
 
 bp = Blueprint("property", __name__, url_prefix="/g/<game_id>")
@@ -49,7 +49,7 @@ def group_options(game, state: GameState, seat: int, group: Group) -> list[Optio
         levels = [target] * len(old)
         if levels != old:
             payload = {"player": seat, "group": group.id, "levels": ",".join(map(str, levels))}
-            option = offer(game, "build", payload)
+            option = previewed(game, "build", payload)
             option.label = label
             options.append(option)
     return options
@@ -65,7 +65,7 @@ def street_options(game, state: GameState, seat: int, group: Group) -> list[tupl
             levels[at] += step
             if 0 <= levels[at] <= HOTEL:
                 payload = {"player": seat, "group": group.id, "levels": ",".join(map(str, levels))}
-                option = offer(game, "build", payload)
+                option = previewed(game, "build", payload)
                 option.label = label
                 pair.append(option)
         rows.append((index, pair))
@@ -94,7 +94,7 @@ def sell_as_one(game, seat: int, group: Group) -> Option:
     """B6: what can be done when no hotel can be broken down: sell the group's hotels (and
     any houses) to the bank at once, which needs no house from the bank."""
     levels = ",".join("0" * len(group.deeds))
-    return offer(game, "build", {"player": seat, "group": group.id, "levels": levels})
+    return previewed(game, "build", {"player": seat, "group": group.id, "levels": levels})
 
 
 def group_choices(game, state: GameState, seat: int, group: Group) -> dict:
@@ -115,7 +115,7 @@ def build(game_id: str):
     owned = [] if seat is None else whole_groups(state, edition, seat)
     groups = [group_choices(game, state, seat, group) for group in owned]
     shortage = [
-        offer(game, "auction_open", {"building": building}, style="secondary")
+        previewed(game, "auction_open", {"building": building}, style="secondary")
         for building in ("house", "hotel")
         if short_of(state, edition, building)
     ]
@@ -149,7 +149,7 @@ def mortgages(game_id: str):
     rows = []
     for index in held:
         kind = "lift" if state.deeds[index].mortgaged else "mortgage"
-        rows.append((edition.spaces[index], offer(game, kind, {"player": seat, "deed": index})))
+        rows.append((edition.spaces[index], previewed(game, kind, {"player": seat, "deed": index})))
     return page("mortgages.html", game, seat=seat, rows=rows, lift_cost=lift_cost)
 
 
@@ -185,13 +185,13 @@ def trade(game_id: str):
     payload = trade_payload(state)
     option = after = offer_option = None
     if payload and (payload["give"]["deeds"] or payload["take"]["deeds"] or "cash" in request.args):
-        option = offer(game, "trade", payload)
+        option = previewed(game, "trade", payload)
         if not option.error:
             after = bank.preview(game, "trade", payload).state
             partner = state.players[int(payload["partner"])].name
             to_phone = {k: v for k, v in payload.items() if k != "lift"}
             label = _("Or offer it on %(player)s's phone", player=partner)
-            offer_option = offer(game, "trade_offer", to_phone, label, "secondary")
+            offer_option = previewed(game, "trade_offer", to_phone, label, "secondary")
     return page(
         "trade.html",
         game,

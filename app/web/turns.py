@@ -17,7 +17,7 @@ from ..models import Game
 from ..rules import RuleError
 from ..rules.moves import ROLL, Move, Wait, step_of, waits
 from ..rules.state import CARD, CHOICES, DEBT, THROW, GameState, PlayerState
-from .pages import Option, offer
+from .pages import Option, previewed
 from .present import waits_of
 
 PRESETS = (10, 20, 50, 100, 150, 200, 300, 500)  # quick money, one tap each
@@ -79,14 +79,14 @@ def option_of(game: Game, move: Move, space=None) -> Option:
     label = ""
     if move.kind == "tax" and move.fields.get("percent"):
         label = percent_label(space.percent)
-    return offer(game, move.kind, move.fields, label, STYLES.get(move.kind, "primary"))
+    return previewed(game, move.kind, move.fields, label, STYLES.get(move.kind, "primary"))
 
 
 def card_choice(game: Game, move: Move, kind: str = "card", base: dict | None = None):
     """C1, C2: a card drawn; with a move that lands (`kind`, `base`), the move and the card
     in one tap."""
     payload = move.fields if base is None else {**base, "choices": [step_of(move)]}
-    option = offer(game, kind, payload)
+    option = previewed(game, kind, payload)
     card = bank.edition_of(game).cards[move.fields["card"]]
     title = card.text.split(";")[0].split("(")[0].strip()
     return CardChoice(option, title, option.net(move.fields["player"]), move.lately)
@@ -105,7 +105,7 @@ def dice_options(game: Game, seat: int, dice: int, doubles: bool) -> dict:
     each choice the landing leaves as one more tap), or a fresh throw for a utility's rent."""
     wait = first_wait(game)
     if wait is not None and wait.what == THROW:
-        option = offer(game, "throw", {"player": seat, "dice": dice})
+        option = previewed(game, "throw", {"player": seat, "dice": dice})
         return {"space": None, "options": [option], "cards": []}
     return landing_options(game, "roll", {"player": seat, "dice": dice, "doubles": doubles})
 
@@ -118,14 +118,14 @@ def landing_options(game: Game, kind: str, base: dict) -> dict:
     try:
         outcome = bank.preview(game, kind, base)
     except RuleError:
-        return {"space": None, "options": [offer(game, kind, base)], "cards": []}
+        return {"space": None, "options": [previewed(game, kind, base)], "cards": []}
     edition = bank.edition_of(game)
     space = edition.spaces[outcome.state.players[seat].position]
     choice = next(
         (w for w in waits(outcome.state, edition) if w.seat == seat and w.what in CHOICES), None
     )
     if choice is None or choice.what == THROW:
-        return {"space": space, "options": [offer(game, kind, base)], "cards": []}
+        return {"space": space, "options": [previewed(game, kind, base)], "cards": []}
     if choice.what == CARD:
         cards = [card_choice(game, move, kind, base) for move in choice.moves]
         return {"space": space, "options": [], "cards": cards}
@@ -139,7 +139,7 @@ def answer_option(game: Game, kind: str, base: dict, move: Move, space) -> Optio
     if move.kind == "tax" and move.fields.get("percent"):
         label = percent_label(space.percent)
     payload = {**base, "choices": [step_of(move)]}
-    return offer(game, kind, payload, label, STYLES.get(move.kind, "primary"))
+    return previewed(game, kind, payload, label, STYLES.get(move.kind, "primary"))
 
 
 def percent_label(percent: int) -> str:
