@@ -8,23 +8,19 @@ streams of the process."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import TypeVar
 
 from sqlalchemy import select
 
+from .kept import Kept
 from .models import Game, db
 
 MOST = 512  # games kept per process (the newest version of each), least recently used out
 COLUMNS = tuple(column.key for column in Game.__table__.columns)
 T = TypeVar("T")
 
-WAIT = 5.0  # seconds a stream waits for another's read of the row before it looks again
-_kept: OrderedDict[str, Game] = OrderedDict()
-_reading: dict[str, threading.Event] = {}
-_lock = threading.Lock()
+_kept: Kept[Game] = Kept(MOST, lambda game: game.version)
 
 
 def keep(game: Game, state=None) -> Game:
@@ -33,32 +29,20 @@ def keep(game: Game, state=None) -> Game:
     copy = Game(**{name: getattr(game, name) for name in COLUMNS})
     if state is not None:
         copy.__dict__["_parsed_state"] = (copy.state, state)  # bank.state_of's own cache
-    return _store(copy)
+    return _kept.keep(copy.id, copy)
 
 
 def at(game_id: str, version: int) -> Game | None:
     """The game at `version` or later: the kept copy, else its row read now (one query, by
     one stream of the process while the others wait for it) and kept; None if there is no
     such game."""
-    while True:
-        with _lock:
-            kept = _kept.get(game_id)
-            if kept is not None and kept.version >= version:
-                _kept.move_to_end(game_id)
-                return kept
-            reading = _reading.get(game_id)
-            if reading is None:
-                mine = _reading[game_id] = threading.Event()
-                break
-        reading.wait(WAIT)
-    try:
-        query = select(Game.__table__).where(Game.id == game_id)
-        row = db.session.execute(query).mappings().first()
-        return None if row is None else _store(Game(**dict(row)))
-    finally:
-        with _lock:
-            del _reading[game_id]
-        mine.set()
+    return _kept.at(game_id, version, lambda _earlier: read(game_id))
+
+
+def read(game_id: str) -> Game | None:
+    query = select(Game.__table__).where(Game.id == game_id)
+    row = db.session.execute(query).mappings().first()
+    return None if row is None else Game(**dict(row))
 
 
 def worked_out(game: Game, name: str, work: Callable[[], T]) -> T:
@@ -71,15 +55,3 @@ def worked_out(game: Game, name: str, work: Callable[[], T]) -> T:
     if name not in done:
         done[name] = work()
     return done[name]
-
-
-def _store(game: Game) -> Game:
-    with _lock:
-        kept = _kept.get(game.id)
-        if kept is not None and kept.version > game.version:
-            return kept
-        _kept[game.id] = game
-        _kept.move_to_end(game.id)
-        while len(_kept) > MOST:
-            _kept.popitem(last=False)
-        return game

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 import secrets
-import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable
 
 from flask import g
+
+from ..kept import Kept
 
 MARK = secrets.token_hex(6)  # never in anything a user typed
 CSRF = f"csrf-{MARK}"
@@ -23,12 +23,9 @@ KEY = f"key-{MARK}"
 VERSION = f"version-{MARK}"
 KEYS = re.compile(re.escape(KEY))
 MOST = 4096  # live parts kept per process (the newest version of each), least recent out
-WAIT = 5.0  # seconds a stream waits for another's drawing before it looks again
 
 # key -> (version, HTML, signature of what it shows)
-_drawn: OrderedDict[tuple, tuple[int, str, object]] = OrderedDict()
-_pending: dict[tuple, threading.Event] = {}
-_lock = threading.Lock()
+_drawn: Kept[tuple[int, str, object]] = Kept(MOST, lambda part: part[0])
 
 
 def drawing_shared() -> bool:
@@ -42,31 +39,16 @@ def drawn(key: tuple, version: int, draw: Callable) -> tuple[int, str]:
     waited for). `draw(before)` is given what was kept for an earlier version, if anything
     (version, HTML, signature), and gives (version, HTML, signature): the same HTML again
     when its signature says nothing it shows changed."""
-    while True:
-        with _lock:
-            found = _drawn.get(key)
-            if found is not None and found[0] >= version:
-                _drawn.move_to_end(key)
-                return found[0], found[1]
-            pending = _pending.get(key)
-            if pending is None:
-                mine = _pending[key] = threading.Event()
-                break
-        pending.wait(WAIT)
+    found = _drawn.at(key, version, lambda earlier: drawn_as_shared(draw, earlier))
+    return found[0], found[1]
+
+
+def drawn_as_shared(draw: Callable, earlier):
+    g.drawing_shared = True
     try:
-        g.drawing_shared = True
-        found = draw(found)
-        with _lock:
-            _drawn[key] = found
-            _drawn.move_to_end(key)
-            while len(_drawn) > MOST:
-                _drawn.popitem(last=False)
-        return found[0], found[1]
+        return draw(earlier)
     finally:
         g.drawing_shared = False
-        with _lock:
-            del _pending[key]
-        mine.set()
 
 
 def own(html: str, csrf: str, version: int) -> str:
