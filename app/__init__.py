@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+if __name__ != "tablebank":  # the folder app/ imported from the repository root
+    raise ImportError(
+        "Import the package as tablebank, not as app: a second name would load a second copy "
+        "of every module (pip install -e . makes the folder app/ the package tablebank)."
+    )
+
 
 def version() -> str:
     """The installed package's version (`tablebank --version`)."""
