@@ -15,4 +15,3 @@ def test_importing_app_from_the_repository_root_is_refused():
     )
     assert tried.returncode != 0
     assert "Import the package as tablebank, not as app" in tried.stderr
-
