@@ -50,11 +50,20 @@ def transferred_bytes(browser: Browser, url: str) -> tuple[int, list[str]]:
 
     waited = 0
     while not settled():  # Playwright hands over the network's events while a page waits
-        assert waited < WAIT_MS, f"the stream or the icon never came: {sorted(urls.values())}"
+        assert waited < WAIT_MS, f"never settled: {progress(urls, answered, finished)}"
         page.wait_for_timeout(50)
         waited += 50
     context.close()
     return sum(sizes.values()), sorted(urls.values())
+
+
+def progress(urls: dict, answered: set, finished: set) -> list[str]:
+    """Each request and how far it got, for a test that waited in vain."""
+    said = {True: "finished", False: "answered"}
+    return [
+        f"{url} {said[r in finished] if r in answered or r in finished else 'no answer'}"
+        for r, url in sorted(urls.items(), key=lambda item: item[1])
+    ]
 
 
 def test_a_player_page_loads_in_at_most_20_kb_all_resources_included(

@@ -78,10 +78,10 @@ def test_a_refused_action_shows_its_declared_label_not_its_code(client, app):
     declined = {"kind": "roll", "player": 0, "dice": 6, "choices": [{"kind": "decline"}]}
     assert client.post(f"/api/games/{made['id']}/actions", json=declined, headers=headers)
     with app.test_request_context():
-        from tablebank.web.pages import offer
+        from tablebank.web.pages import previewed
 
         game = db.session.get(Game, made["id"])
-        refused = offer(game, "auction_open", {"building": "house"})
+        refused = previewed(game, "auction_open", {"building": "house"})
     assert refused.error and refused.text == "Auction"
 
 
