@@ -45,7 +45,7 @@ def transferred_bytes(browser: Browser, url: str) -> tuple[int, list[str]]:
     def settled() -> bool:
         stream = [r for r, u in urls.items() if "/live" in u]
         others = [r for r in urls if r not in stream]
-        icon = any(urls[r].endswith(".png") for r in finished if r in urls)
+        icon = any(".png" in urls[r] for r in finished if r in urls)
         return bool(stream) and stream[0] in answered and icon and set(others) <= finished
 
     waited = 0
