@@ -104,7 +104,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("--steps", type=int, default=100_000, help="steps in all (100,000)")
+    parser.add_argument("--steps", type=int, help="steps in all (100,000; 2,000 in --smoke)")
     parser.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
     parser.add_argument(
         "--api",
@@ -113,11 +113,11 @@ def main() -> int:
     )
     parser.add_argument("--database-url", default=POSTGRES, help="the PostgreSQL for --api")
     parser.add_argument(
-        "--smoke", action="store_true", help="2,000 steps; a kind never accepted is no failure"
+        "--smoke", action="store_true", help="few steps; a kind never accepted is no failure"
     )
     args = parser.parse_args()
-    if args.smoke:
-        args.steps = 2000
+    if args.steps is None:
+        args.steps = 2000 if args.smoke else 100_000
     status, figures, output, elapsed, cpu = run(args)
     report(args, status, figures, output, elapsed, cpu)
     if figures is None and status == 0:

@@ -40,7 +40,7 @@ SMOKES = {
     "a11y": ["--smoke"],
     "lighthouse": ["--smoke"],
     "random_play": ["--smoke"],
-    "soak": ["--steps", "300"],  # no --smoke of its own: a few steps
+    "soak": ["--smoke", "--api", "sqlite", "--steps", "300"],  # random play through the API
 }
 NEEDS = {"lighthouse": "lighthouse"}  # a command that must be on PATH, else skipped
 TIMEOUT = 600
