@@ -49,7 +49,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     db.init_app(app)
     i18n.register(app)
     csrf.init_app(app)
-    compress.init_app(app)  # a player's page in under 20 kB
+    compress.init_app(app)  # a player's first visit in under 12 kB
     register_web(app)
     integrity.register(app)  # a page's warning of a broken seal
     upkeep.register(app)  # flask --app tablebank check / repair

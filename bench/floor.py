@@ -22,13 +22,13 @@ import json
 from pathlib import Path
 
 from aiohttp import web
+from tablebank.web.static_files import minified
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 HEAD = (
     '<meta name="csrf-token" content="floor">'
     '<link rel="stylesheet" href="/static/app.css">'
-    '<script src="/static/idiomorph.min.js" defer></script>'
-    '<script src="/static/app.js" defer></script>'
+    '<script src="/static/app.js" data-morph="/static/idiomorph.min.js" defer></script>'
 )
 GAME = "floor"
 
@@ -130,11 +130,22 @@ async def state(request: web.Request) -> web.Response:
     return web.json_response({"players": [{"cash": request.app["table"].balance}]})
 
 
-async def static(request: web.Request) -> web.FileResponse:
+FILES = {  # the same bytes the product serves (its scripts and style sheets minified)
+    name: minified(name, (STATIC / name).read_bytes())
+    for name in ("app.css", "app.js", "idiomorph.min.js")
+}
+TYPES = {"css": "text/css", "js": "text/javascript"}
+
+
+async def static(request: web.Request) -> web.Response:
     name = request.match_info["name"]
-    if name not in ("app.css", "app.js", "idiomorph.min.js"):
+    if name not in FILES:
         raise web.HTTPNotFound()
-    return web.FileResponse(STATIC / name, headers={"Cache-Control": "max-age=31536000"})
+    return web.Response(
+        body=FILES[name],
+        content_type=TYPES[name.rsplit(".", 1)[1]],
+        headers={"Cache-Control": "max-age=31536000"},
+    )
 
 
 def make_app() -> web.Application:

@@ -51,6 +51,22 @@
 // `tablebank.follow()` binds to the page's #live again after a tap swapped the page in.
 var tablebank = (function () {
   "use strict";
+  // idiomorph is fetched the first time this page merges something: a phone's first visit
+  // does not carry it, and a browser keeps it a year after.
+  var morphing = null, morphAt = document.querySelector("script[data-morph]");
+  function morphReady() {
+    if (window.Idiomorph || !morphAt) { return Promise.resolve(); }
+    if (!morphing) {
+      morphing = new Promise(function (done) {
+        var script = document.createElement("script");
+        script.src = morphAt.dataset.morph;
+        script.dataset.lazy = "1";  // not one of the page's own files (see `assets`)
+        script.onload = script.onerror = function () { done(); };
+        document.head.appendChild(script);
+      });
+    }
+    return morphing;
+  }
   var box, version, url, source, failures = 0, busy = false, waiting = false, polling = null, said = {};
   var touched = new WeakSet();  // fields this reader changed: their state is theirs
   var region = document.getElementById("announce");
@@ -88,14 +104,19 @@ var tablebank = (function () {
     said = now;
     say(fresh.join(" "));
   }
-  function show(html) {
+  var shown = Promise.resolve();
+  function show(html, v) {
+    shown = shown.then(morphReady).then(function () { merge(html, v); });
+  }
+  function merge(html, v) {
+    if (!box || v < Number(box.dataset.version)) { return; }
     if (window.Idiomorph) {
       Idiomorph.morph(box, html, { morphStyle: "innerHTML", ignoreActiveValue: true, restoreFocus: true,
                                    callbacks: { beforeAttributeUpdated: keep } });
     } else {
       box.innerHTML = html;
     }
-    box.dataset.version = String(version);
+    box.dataset.version = String(v);
     announce();
     box.dispatchEvent(new Event("updated", { bubbles: true }));
   }
@@ -104,7 +125,7 @@ var tablebank = (function () {
     if (busy) { waiting = true; return; }
     busy = true;
     fetch(location.pathname + "?fragment=1", { cache: "no-store" }).then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
-      if (html !== null && box) { show(html); }
+      if (html !== null && box) { show(html, version); }
     }).catch(function () {}).then(function () { busy = false; if (waiting) { waiting = false; refresh(); } });
   }
   function poll() { if (!polling) { polling = setInterval(refresh, 3000); } }
@@ -126,7 +147,7 @@ var tablebank = (function () {
     source.addEventListener("live", function (e) {
       failures = 0;
       var v = Number(e.lastEventId);
-      if (v > version) { version = v; show(e.data); }
+      if (v > version) { version = v; show(e.data, v); }
     });
     source.addEventListener("gone", function () {
       // The link or banker key that opened this page was replaced: show why.
@@ -155,7 +176,7 @@ var tablebank = (function () {
   }
   follow();
   window.addEventListener("online", refresh);
-  return { follow: follow, say: say };
+  return { follow: follow, say: say, morphReady: morphReady };
 })();
 // A tap stays on the page: an action's form (the `action` macro's, a card, a bid chip, quick
 // money) is posted with fetch; the server answers with the page its redirect leads to
@@ -167,7 +188,7 @@ var tablebank = (function () {
   var TAPS = "form.act[method=post], form.quick-money[method=post]";
   var sending = false, queued = null, token = document.querySelector("meta[name=csrf-token]");
   function assets(doc) {
-    return Array.prototype.map.call(doc.querySelectorAll("link[rel=stylesheet], script[src]"), function (e) { return e.getAttribute("href") || e.getAttribute("src"); }).join(" ");
+    return Array.prototype.map.call(doc.querySelectorAll("link[rel=stylesheet], script[src]:not([data-lazy])"), function (e) { return e.getAttribute("href") || e.getAttribute("src"); }).join(" ");
   }
   function swap(html, address) {
     var doc = new DOMParser().parseFromString(html, "text/html");
@@ -218,7 +239,7 @@ var tablebank = (function () {
       var type = r.headers.get("Content-Type") || "";
       if (type.indexOf("text/html") !== 0) { throw new Error("not a page"); }
       var address = r.headers.get("X-Tablebank-Page") || (r.redirected ? new URL(r.url).pathname + new URL(r.url).search : null);
-      return r.text().then(function (html) { swap(html, address); });
+      return Promise.all([r.text(), tablebank.morphReady()]).then(function (got) { swap(got[0], address); });
     }).catch(function () {
       HTMLFormElement.prototype.submit.call(form);  // the page's own way (its key makes it once)
     }).then(function () {

@@ -1,4 +1,4 @@
-"""A player's page on a phone: light (20 kB first visit), live, and it comes back after the
+"""A player's page on a phone: light (12 kB first visit), live, and it comes back after the
 network drops (headless Chromium, 390x844)."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from playwright.sync_api import Browser, Page, expect
 from ..servers import SHARED, Server
 from .flows import PHONE, WAIT_MS, open_game, own_phone, player_links, start_game
 
-BUDGET = 20_000
+BUDGET = 12_000  # issue 20's target, headers included
 
 
 def transferred_bytes(browser: Browser, url: str) -> tuple[int, list[str]]:
     """Bytes on the wire for a first visit, as Chromium's network log counts them, once the
-    page has loaded, its live stream is open (its answer has begun) and its icon has loaded."""
+    page has loaded and its live stream is open (its answer has begun)."""
     context = browser.new_context(viewport=PHONE, is_mobile=True)
     page = context.new_page()
     cdp = context.new_cdp_session(page)
@@ -45,8 +45,7 @@ def transferred_bytes(browser: Browser, url: str) -> tuple[int, list[str]]:
     def settled() -> bool:
         stream = [r for r, u in urls.items() if "/live" in u]
         others = [r for r in urls if r not in stream]
-        icon = any(".png" in urls[r] for r in finished if r in urls)
-        return bool(stream) and stream[0] in answered and icon and set(others) <= finished
+        return bool(stream) and stream[0] in answered and set(others) <= finished
 
     waited = 0
     while not settled():  # Playwright hands over the network's events while a page waits
@@ -66,7 +65,7 @@ def progress(urls: dict, answered: set, finished: set) -> list[str]:
     ]
 
 
-def test_a_player_page_loads_in_at_most_20_kb_all_resources_included(
+def test_a_player_page_loads_in_at_most_12_kb_all_resources_included(
     browser: Browser, phone: Page, live_server
 ):
     start_game(phone, live_server)

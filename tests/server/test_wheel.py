@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from alembic.script import ScriptDirectory
 from tablebank.paths import ROOT
+from tablebank.web.static_files import minified
 
 from ..servers import HANG_GUARD, Server
 from ..support import POSTGRES, setup_of
@@ -74,7 +75,7 @@ def page(server: Server, path: str, key: str = "", lang: str = "en") -> str:
 
 
 def static_files(html: str) -> set[str]:
-    return set(re.findall(r'(?:href|src)="(/static/[^"?]+)', html))
+    return set(re.findall(r'(?:href|src|data-morph)="(/static/[^"?]+)', html))
 
 
 def migrated_to(url: str | None, sqlite_file: Path) -> str:
@@ -129,13 +130,15 @@ def test_the_installed_wheel_serves_every_page_from_any_folder(installed, tmp_pa
         }
         assert "Ana" in pages["dashboard"] and "Ana" in pages["player's card"]
         shipped = {"/static/app.css", "/static/app.js", "/static/table.css"}
+        shipped |= {"/static/idiomorph.min.js"}  # fetched by app.js when a page first merges
         for name, html in pages.items():
             assert "/static/app.css" in static_files(html) or name == "table", name
         used = set().union(static_files(home), *map(static_files, pages.values()))
         assert shipped <= used
         for path in used:
             with urllib.request.urlopen(server.url + path, timeout=HANG_GUARD) as answer:
-                assert answer.read() == (ROOT / path.removeprefix("/")).read_bytes(), path
+                source = (ROOT / path.removeprefix("/")).read_bytes()
+                assert answer.read() == minified(path, source), path
         server.stop()
 
         # The database and the secret key are in the user's data folder, nowhere else.

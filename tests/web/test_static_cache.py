@@ -7,9 +7,11 @@ import gzip
 import hashlib
 import re
 
+from tablebank.paths import ROOT
+
 
 def assets(page: str) -> list[str]:
-    return re.findall(r'(?:href|src)="(/static/[^"]+)"', page)
+    return re.findall(r'(?:href|src|data-morph)="(/static/[^"]+)"', page)
 
 
 def served(client, url: str) -> bytes:
@@ -23,7 +25,7 @@ def test_every_static_file_of_a_page_is_named_by_its_content(table):
     table.new_game()
     found = assets(table.page(f"/g/{table.id}/"))
     names = {url.split("?")[0].rsplit("/", 1)[1] for url in found}
-    assert {"app.css", "app.js", "idiomorph.min.js", "icon-192.png"} <= names
+    assert {"app.css", "app.js", "idiomorph.min.js"} <= names
     for url in found:
         version = re.search(r"\?v=([0-9a-f]+)$", url)
         assert version, f"{url} names no version"
@@ -55,3 +57,15 @@ def test_a_file_asked_for_by_an_older_version_is_not_kept_under_that_name(client
 def test_the_manifest_names_versioned_icons(client):
     manifest = client.get("/manifest.webmanifest").get_json()
     assert all(re.search(r"\?v=[0-9a-f]+$", icon["src"]) for icon in manifest["icons"])
+
+
+def test_a_script_is_served_without_its_comments_and_whole_even_when_a_range_is_asked(client):
+    """The file in the repository explains itself in comments; a phone gets only the code,
+    and a range of the file on disk is never passed off as a range of what is served."""
+    source = (ROOT / "static" / "app.js").read_text()
+    whole = client.get("/static/app.js")
+    assert whole.status_code == 200
+    assert "// " in source and "// " not in whole.text
+    assert len(whole.data) < len(source.encode())
+    ranged = client.get("/static/app.js", headers={"Range": "bytes=0-9"})
+    assert ranged.status_code == 200 and ranged.data == whole.data
