@@ -20,7 +20,9 @@ banker's page shows the figure) and propagation (click until the player's page s
 p50 / p95 / max, missed (not shown within --timeout), and the ratios product / floor of
 p50 and p95, with the targets beside (banker p50 <= 1.5x; propagation p50 <= 1.3x, p95 <=
 2x). The variants alternate in a shuffled order each round, after --warmup untimed rounds.
-Also: a player's page first visit in bytes on the wire (Chromium's network log, every
+The banker's tap is split in two: click until the fetch's answer is in (the
+PerformanceResourceTiming of the POST: network and server) and from there until the figure
+shows (the page's own work: parse, merge, style, layout). Also: a player's page first visit in bytes on the wire (Chromium's network log, every
 request of the page, a fresh browser context), against the 12 kB budget.
 
     python -m bench.tap                              # both setups, 40 samples each
@@ -55,6 +57,12 @@ ARM = """([selector, expected, timeout]) => { window.shown = new Promise(resolve
   observer.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
   if (!seen()) { setTimeout(() => { observer.disconnect(); resolve(null); }, timeout); }
 }); }"""
+ANSWERED = """() => {
+  const posts = performance.getEntriesByType('resource').filter(
+    e => e.initiatorType === 'fetch' && !e.name.includes('fragment'));
+  const last = posts[posts.length - 1];
+  return last ? performance.timeOrigin + last.responseEnd : null;
+}"""
 BUDGET = 12_000
 TARGETS = {"banker_p50": 1.5, "phone_p50": 1.3, "phone_p95": 2.0}
 
@@ -100,12 +108,17 @@ def measure(variants: list[Variant], args) -> None:
                 shown_banker = banker.evaluate("() => window.shown")
                 shown_phone = player.evaluate("() => window.shown")
                 tapped = banker.evaluate("() => window.tapped")
+                answered = banker.evaluate(ANSWERED)
                 variant.cash += 1
                 if round_ >= args.warmup:
                     variant.rows.append(
                         {
                             "banker": None if shown_banker is None else shown_banker - tapped,
                             "phone": None if shown_phone is None else shown_phone - tapped,
+                            "answered": None if answered is None else answered - tapped,
+                            "drawn": None
+                            if None in (answered, shown_banker)
+                            else shown_banker - answered,
                         }
                     )
                 if shown_phone is None:
@@ -168,6 +181,8 @@ def run(args, kind: str, database: str) -> dict:
         result[variant.name] = {
             "banker": figures(variant.rows, "banker"),
             "phone": figures(variant.rows, "phone"),
+            "answered": figures(variant.rows, "answered"),
+            "drawn": figures(variant.rows, "drawn"),
         }
     product, floor_ = result["product"], result["floor"]
     result["ratios"] = {
@@ -186,7 +201,12 @@ def report(r: dict) -> None:
     print(f"\n## tap: {r['server']}, {r['database']}: {r['samples']} samples per variant")
     rows = []
     for name in ("product", "floor"):
-        for which, label in (("banker", "banker's own tap"), ("phone", "to a player's phone")):
+        for which, label in (
+            ("banker", "banker's own tap"),
+            ("answered", "  of which: click until the answer is in"),
+            ("drawn", "  of which: answer in until shown"),
+            ("phone", "to a player's phone"),
+        ):
             f = r[name][which]
             rows.append([name, label, f["p50"], f["p95"], f["max"], f["missed"]])
     print(common.table(["variant", "click until shown", "p50 ms", "p95 ms", "max", "missed"], rows))
