@@ -22,7 +22,9 @@ p50 and p95, with the targets beside (banker p50 <= 1.5x; propagation p50 <= 1.3
 2x). The variants alternate in a shuffled order each round, after --warmup untimed rounds.
 The banker's tap is split in two: click until the fetch's answer is in (the
 PerformanceResourceTiming of the POST: network and server) and from there until the figure
-shows (the page's own work: parse, merge, style, layout). Also: a player's page first visit in bytes on the wire (Chromium's network log, every
+shows (the page's own work: parse, merge, style, layout).
+
+Also: a player's page first visit in bytes on the wire (Chromium's network log, every
 request of the page, a fresh browser context), against the 12 kB budget.
 
     python -m bench.tap                              # both setups, 40 samples each
