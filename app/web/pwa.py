@@ -5,6 +5,17 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, url_for
 
 bp = Blueprint("pwa", __name__)
+# icon-192.png's shapes drawn in the page itself: a first visit asks for no icon file.
+PAGE_ICON = (
+    "data:image/svg+xml,%3Csvg xmlns=%27http://www.w3.org/2000/svg%27 viewBox=%270 0 6 6%27%3E"
+    "%3Crect width=%276%27 height=%276%27 rx=%271%27 fill=%27%231864ab%27/%3E"
+    "%3Ccircle cx=%273%27 cy=%273%27 r=%271.7%27 fill=%27%23fff%27/%3E%3C/svg%3E"
+)
+
+
+@bp.app_context_processor
+def icon() -> dict:
+    return {"page_icon": PAGE_ICON}
 
 
 def manifest(name: str, start_url: str):
