@@ -227,13 +227,15 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
             )
         outcome = preview(game, kind, payload)
         row, cash = _append(game, kind, payload, actor, key, outcome)
+        live = watcher(current_app._get_current_object())  # the app, not the proxy
+        # Before the COMMIT: on PostgreSQL the news (NOTIFY) may wake this process's streams
+        # before the copy below is kept; they wait for the answer, then draw from the copy.
+        acting(live, game.id)
         _commit()
     except BaseException:
         db.session.rollback()
         raise
     snapshots.keep(game, outcome.state)  # what this process's live pages draw it from
-    live = watcher(current_app._get_current_object())  # the app, not the proxy
-    acting(live, game.id)
     live.bump(game.id, game.version, cash)
     hand_over()
     return Done(game, row, outcome)
