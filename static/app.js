@@ -106,7 +106,8 @@ var tablebank = (function () {
   }
   var shown = Promise.resolve();
   function show(html, v) {
-    shown = shown.then(morphReady).then(function () { merge(html, v); });
+    // One merge that throws must not stop the ones after it.
+    shown = shown.then(morphReady).then(function () { merge(html, v); }).catch(function (e) { console.error(e); });
   }
   function merge(html, v) {
     if (!box || v < Number(box.dataset.version)) { return; }
