@@ -28,6 +28,10 @@ def _sqlite_connect(dbapi_connection, _record) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
+        # WAL at NORMAL: a commit is safe from a killed process at once, and reaches the disk
+        # at the next checkpoint, not by an fsync of its own (8 ms of a 17 ms tap). A power
+        # cut may take back the last actions; the file stays whole.
+        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
