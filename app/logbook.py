@@ -121,6 +121,7 @@ SHOWN = (
     Action.text,
     Action.lines,
     Action.movements,
+    Action.undoes,
 )
 
 
@@ -149,6 +150,15 @@ OWN_PAGE = (
     .limit(bindparam("limit"))
 )
 NEWEST = 2**31 - 1  # "before" for the newest page: the largest INTEGER (PostgreSQL refuses more)
+
+
+def undone_in(game: Game, rows: list, newest: bool) -> set[int]:
+    """Which of these rows (SHOWN, newest first) an undo has taken back. On a newest page
+    (anyone's or a seat's own) the undo of any of its rows is on it too: an undo comes after
+    what it takes back and concerns the same seats. Only an older page asks the database."""
+    if newest:
+        return {row.undoes for row in rows if row.kind == UNDO}
+    return undone_among(game, [row.seq for row in rows if row.kind != UNDO])
 
 
 def undone_among(game: Game, seqs: list[int]) -> set[int]:

@@ -15,7 +15,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from .. import bank, logbook
+from .. import bank
 from ..models import Game, db
 from ..rules import KINDS, UNDO, GameState, RuleError
 from ..rules.rent import rent_due
@@ -25,7 +25,7 @@ from .args import arg, whole
 from .auth import banker_games, is_banker, remember_banker
 from .colours import make_legible
 from .pages import Option, back_to, expected_version, load, page, payload_from_form, previewed
-from .present import history_page, row_said
+from .present import history_page, row_said, undo_target
 from .words import N_, refused, said
 
 bp = Blueprint("banker", __name__)
@@ -42,7 +42,7 @@ MODES = {
 def undo_offer(game: Game) -> Option:
     """The undo button: what it takes back, read from one row (the state is only worked out
     when the banker confirms)."""
-    target = logbook.undo_target(game)
+    target = undo_target(game)
     if target is None:
         return Option(UNDO, {}, _(KINDS[UNDO].label), _("There is nothing to undo"), "danger")
     return Option(UNDO, {}, row_said(target, bank.edition_of(game), undo=True), style="danger")

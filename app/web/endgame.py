@@ -9,7 +9,7 @@ from flask import Blueprint, Response, request
 from flask_babel import gettext as _
 
 from .. import bank, logbook
-from ..rules import UNDO, score_breakdown
+from ..rules import score_breakdown
 from ..rules.auctions import lowest_bid, may_bid
 from ..rules.property import lift_cost
 from ..rules.state import DEAL
@@ -206,7 +206,7 @@ def history_csv(game_id: str):
         if len(found) < CSV_PAGE:
             break
         before = found[-1].seq
-    undone = logbook.undone_among(game, [row.seq for row in rows if row.kind != UNDO])
+    undone = logbook.undone_in(game, rows, newest=True)  # the whole log
     names = [p.name for p in bank.state_of(game).players]
     out = io.StringIO()
     sheet = csv.writer(out)

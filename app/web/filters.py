@@ -60,10 +60,9 @@ def register(app: Flask) -> None:
     @app.template_global()
     def latest_entry(game) -> dict | None:
         """The game's latest action in words (one row read), for a live page to say."""
-        from .present import history
+        from .present import latest_entry
 
-        found = history(game, limit=1)
-        return found[0] if found else None
+        return latest_entry(game)
 
     @app.template_filter("ink")
     def ink(colour: str) -> str:

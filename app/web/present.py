@@ -134,21 +134,45 @@ def history(
         rows = logbook.page_of(game, before, limit)
     else:
         rows = logbook.own_page_of(game, seat, before, limit)
-    undone = logbook.undone_among(game, [row.seq for row in rows if row.kind != UNDO])
+    undone = logbook.undone_in(game, rows, newest=before is None)
     edition = edition_of(game)
-    return [
-        {
-            "seq": row.seq,
-            "kind": row.kind,
-            "payload": row.payload,
-            "actor": row.actor,
-            "text": row_said(row, edition),
-            "at": row.created_at.isoformat(),
-            "undone": row.seq in undone,
-            "movements": row.movements or [],
-        }
-        for row in rows
-    ]
+    return [entry(row, edition, row.seq in undone) for row in rows]
+
+
+def entry(row, edition: Edition, undone: bool) -> dict:
+    """A logged action as a history shows it."""
+    return {
+        "seq": row.seq,
+        "kind": row.kind,
+        "payload": row.payload,
+        "actor": row.actor,
+        "text": row_said(row, edition),
+        "at": row.created_at.isoformat(),
+        "undone": undone,
+        "movements": row.movements or [],
+    }
+
+
+def newest_row(game: Game):
+    """The log's newest row (SHOWN), read once per version of the game object: a banker's
+    page names it (the latest entry) and offers to undo it."""
+    rows = worked_out(game, "newest row", lambda: logbook.page_of(game, None, 1))
+    return rows[0] if rows else None
+
+
+def latest_entry(game: Game) -> dict | None:
+    """The game's latest action in words; never undone (an undo of it would be newer)."""
+    row = newest_row(game)
+    return None if row is None else entry(row, edition_of(game), False)
+
+
+def undo_target(game: Game):
+    """The action the next undo takes back: the newest row when it still stands (the read the
+    page's latest entry makes), else the row the log's undo chain names."""
+    row = newest_row(game)
+    if row is not None and row.seq == game.last_standing:
+        return row
+    return logbook.undo_target(game)
 
 
 WORDED: OrderedDict[tuple, str] = OrderedDict()

@@ -82,6 +82,23 @@ def test_history_comes_a_page_at_a_time_newest_first_with_undone_ones_marked(gam
     assert "?before=" not in last  # no older page after the first action
 
 
+def test_an_older_history_page_marks_the_actions_undone_from_a_newer_one(game):
+    for n in range(1, 61):
+        game.act("bank_pay", player=0, amount=n)
+    for _ in range(51):
+        game.act("undo")  # #61 to #111 take back #60 down to #10
+
+    def undone_on(url: str) -> list[int]:
+        text = page_text(game, url)
+        return [
+            int(s) for s in re.findall(r'class="undone[^"]*">\s*<span class="seq">#(\d+)<', text)
+        ]
+
+    assert undone_on(f"/g/{game.id}/history") == []  # #111 to #62: the undos themselves
+    assert undone_on(f"/g/{game.id}/history?before=62") == list(range(60, 11, -1))
+    assert undone_on(f"/g/{game.id}/history?before=12") == [11, 10]
+
+
 def test_api_history_pages_follow_the_link_header(game):
     for n in range(1, 8):
         game.act("bank_pay", player=0, amount=n)
