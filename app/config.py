@@ -137,10 +137,9 @@ def configure(app: Flask, overrides: dict | None = None) -> None:
     options.setdefault("hide_parameters", True)  # an error's SQL would print tokens and keys
     config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     if config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
-        # A pooled connection may outlive a database restart: test it before use. A database
+        # A pooled connection idle for a while is tested before use (db_setup.py). A database
         # that does not answer costs a request seconds, never minutes (docs/SECURITY.md).
         options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
-        options.setdefault("pool_pre_ping", True)
         options.setdefault("pool_timeout", config["DB_CONNECT_TIMEOUT"])
         connect_args = dict(options.get("connect_args") or {})
         connect_args.setdefault("connect_timeout", config["DB_CONNECT_TIMEOUT"])

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from flask import Flask, current_app, g, has_request_context
 from sqlalchemy import event, exc, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.pool import Pool
 
 try:
     import fcntl
@@ -43,6 +44,32 @@ def _sqlite_begin(connection) -> None:
         # A write takes the lock before it reads, so two writers never interleave.
         immediate = connection.get_execution_options().get("sqlite_immediate")
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+# A pooled PostgreSQL connection may have outlived a database restart. One that was in use a
+# moment ago has not: only a connection idle for longer than this is tested before use (a
+# round trip saved on each of the requests and live pages that follow an action). One that
+# fails anyway ends its request in a 503, and the pool starts afresh.
+IDLE_BEFORE_TEST = 1.0  # seconds
+
+
+@event.listens_for(Pool, "checkin")
+def _last_used(_dbapi_connection, record) -> None:
+    if record is not None:
+        record.info["last_used"] = time.monotonic()
+
+
+@event.listens_for(Pool, "checkout")
+def _tested_if_idle(dbapi_connection, record, _proxy) -> None:
+    if not type(dbapi_connection).__module__.startswith("psycopg"):
+        return
+    if time.monotonic() - record.info.get("last_used", 0.0) < IDLE_BEFORE_TEST:
+        return
+    try:
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except Exception as gone:  # noqa: BLE001  any failure: the pool tries a fresh one
+        raise exc.DisconnectionError() from gone
 
 
 _upgrading = False  # connections made while the schema upgrades have no statement timeout

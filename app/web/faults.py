@@ -30,8 +30,9 @@ def unavailable_message() -> str:
 
 
 def _unavailable(error: Exception):
-    """503 in plain words (JSON under /api); the pool tests each connection before use
-    (pool_pre_ping), so the next request after the database is back simply works."""
+    """503 in plain words (JSON under /api); the pool tests a connection that sat idle before
+    use (db_setup.py), and a failed one starts it afresh, so the next request after the
+    database is back simply works."""
     with suppress(Exception):  # the connection is gone: nothing to roll back
         db.session.rollback()
     writers.database_failed()  # and the writers waiting for this game's turn are told at once

@@ -59,7 +59,7 @@ def test_instance_config_then_environment_then_overrides(tmp_path, clean_env):
     configure(app)
     assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://file@db/tb"
     assert app.config["SECRET_KEY"] == "from-file"
-    assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
+    assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_timeout"] == 3  # DB_CONNECT_TIMEOUT
     assert not (instance / "secret_key").exists()  # a configured key needs no kept one
 
     clean_env.setenv("DATABASE_URL", "postgresql://env@db/tb")
