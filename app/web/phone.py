@@ -4,7 +4,6 @@ from it, for their own seat only."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import fields, is_dataclass
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import get_locale
@@ -13,7 +12,6 @@ from .. import bank, logbook
 from ..models import Game, Player
 from ..rules import KINDS, RuleError, rent_due, score
 from ..rules.actions import TURNS
-from ..rules.edition import Space
 from ..snapshots import worked_out
 from . import turns
 from .args import arg, whole
@@ -125,28 +123,13 @@ def player_signature(game: Game, seat: int) -> bytes:
         view["auction"],
         logbook_latest(game).get(seat),
     )
-    values = repr(plain((shown, own_context(game, seat)))).encode()
+    # Plain values, dataclasses and containers all write out what they hold in their repr.
+    values = repr((shown, own_context(game, seat))).encode()
     return hashlib.blake2b(values, digest_size=16).digest()  # kept per page: 16 bytes
 
 
 def logbook_latest(game: Game) -> dict[int, int]:
     return worked_out(game, "latest own", lambda: logbook.latest_own(game))
-
-
-def plain(value: object) -> object:
-    """A value as nested tuples of plain values (dataclasses and dicts by their fields; an
-    edition's space by its number): what a page shows, comparable and hashable."""
-    if isinstance(value, (str, int, float, bool, type(None))):
-        return value
-    if isinstance(value, Space):
-        return ("space", value.index)
-    if isinstance(value, dict):
-        return tuple((plain(k), plain(v)) for k, v in value.items())
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return tuple(plain(v) for v in value)
-    if is_dataclass(value):
-        return (type(value).__name__, *(plain(getattr(value, f.name)) for f in fields(value)))
-    return repr(value)
 
 
 @bp.get("/p/<token>/history")

@@ -11,7 +11,6 @@ from markupsafe import Markup
 
 from ..models import Game
 from .pages import game_by_table_token, page
-from .phone import plain
 from .present import board, history, standings, waits_of
 
 bp = Blueprint("table", __name__)
@@ -50,7 +49,7 @@ def squares(cells: list[dict]) -> Markup:
         {**cell, "tokens": [(p.seat, p.name, p.colour, p.in_jail) for p in cell["tokens"]]}
         for cell in cells
     ]  # what the squares show of the players on them
-    key = (plain(shown), str(get_locale()), tuple(g.get("marks") or ()))
+    key = (repr(shown), str(get_locale()), tuple(g.get("marks") or ()))  # plain values
     found = _squares.get(key)
     if found is None:
         found = Markup(render_template("_squares.html", cells=cells))
