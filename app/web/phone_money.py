@@ -14,13 +14,12 @@ from datetime import UTC, datetime, timedelta
 from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext as _
 
-from .. import bank, logbook
+from .. import bank
 from ..models import Game
 from ..rules import UNDO, RuleError
-from ..snapshots import worked_out
 from .filters import as_utc
 from .pages import Option, expected_version, player_by_token
-from .present import row_said
+from .present import row_said, undo_target
 from .words import refused, said
 
 bp = Blueprint("phone_money", __name__, url_prefix="/p/<token>")
@@ -31,7 +30,7 @@ PAYMENTS = ("transfer", "bank_collect")
 
 def own_last_payment(game: Game, seat: int, now: datetime | None = None):
     """The seat's own payment that it may still take back, or None."""
-    target = worked_out(game, "undo target", lambda: logbook.undo_target(game))
+    target = undo_target(game)
     if target is None or target.kind not in PAYMENTS or target.actor != f"player:{seat}":
         return None
     now = now or datetime.now(UTC)

@@ -130,7 +130,9 @@ def history(
 ) -> list[dict]:
     """A page of the log in plain words, newest first, from `before` back (None: the newest),
     with the actions taken back marked; only those that concern `seat` if one is given."""
-    if seat is None:
+    if seat is None and before is None and limit <= NEWEST:
+        rows = newest_rows(game)[:limit]
+    elif seat is None:
         rows = logbook.page_of(game, before, limit)
     else:
         rows = logbook.own_page_of(game, seat, before, limit)
@@ -153,10 +155,18 @@ def entry(row, edition: Edition, undone: bool) -> dict:
     }
 
 
+NEWEST = 6  # the log's newest rows read at once: as many as the table screen shows
+
+
+def newest_rows(game: Game) -> list:
+    """The log's newest rows (SHOWN), read once per version of the game object: the latest
+    entry a banker's page names, what its undo takes back, the table's last actions and a
+    phone's take-back all come from them."""
+    return worked_out(game, "newest rows", lambda: logbook.page_of(game, None, NEWEST))
+
+
 def newest_row(game: Game):
-    """The log's newest row (SHOWN), read once per version of the game object: a banker's
-    page names it (the latest entry) and offers to undo it."""
-    rows = worked_out(game, "newest row", lambda: logbook.page_of(game, None, 1))
+    rows = newest_rows(game)
     return rows[0] if rows else None
 
 

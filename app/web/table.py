@@ -11,11 +11,11 @@ from markupsafe import Markup
 
 from ..models import Game
 from .pages import game_by_table_token, page
-from .present import board, history, standings, waits_of
+from .present import NEWEST, board, history, standings, waits_of
 
 bp = Blueprint("table", __name__)
 
-TABLE_HISTORY = 6  # the last actions the table screen shows
+TABLE_HISTORY = NEWEST  # the last actions the table screen shows
 
 
 @bp.get("/t/<token>")
