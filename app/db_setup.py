@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from flask import Flask, current_app, g, has_request_context
 from sqlalchemy import event, exc, text
@@ -65,11 +65,16 @@ def _tested_if_idle(dbapi_connection, record, _proxy) -> None:
         return
     if time.monotonic() - record.info.get("last_used", 0.0) < IDLE_BEFORE_TEST:
         return
+    autocommit = dbapi_connection.autocommit
+    dbapi_connection.autocommit = True  # the test leaves no transaction open behind it
     try:
         with dbapi_connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except Exception as gone:  # noqa: BLE001  any failure: the pool tries a fresh one
         raise exc.DisconnectionError() from gone
+    finally:
+        with suppress(Exception):  # a broken connection is discarded anyway
+            dbapi_connection.autocommit = autocommit
 
 
 _upgrading = False  # connections made while the schema upgrades have no statement timeout
