@@ -25,8 +25,8 @@ class Worker(GeventWorker):
     cap: ConnectionCap | None = None
 
     def load_wsgi(self) -> None:
-        """The app made without cyclic garbage collection, as the `tablebank` command makes
-        it (app/cli.py): a tenth of a worker's boot went to collections that freed nothing."""
+        """The app made without cyclic garbage collection, then what it made frozen, as the
+        `tablebank` command does (app/cli.py, which says why)."""
         gc.disable()
         try:
             super().load_wsgi()
