@@ -12,6 +12,8 @@ Imported by gunicorn's master too: nothing here loads Flask or a database driver
 
 from __future__ import annotations
 
+import gc
+
 from gunicorn.glogging import Logger as GunicornLogger
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -21,6 +23,16 @@ from .serving import ConnectionCap, connections_per_client, refuse
 
 class Worker(GeventWorker):
     cap: ConnectionCap | None = None
+
+    def load_wsgi(self) -> None:
+        """The app made without cyclic garbage collection, then what it made frozen, as the
+        `tablebank` command does (app/cli.py, which says why)."""
+        gc.disable()
+        try:
+            super().load_wsgi()
+        finally:
+            gc.freeze()
+            gc.enable()
 
     def handle(self, listener, client, addr):
         if self.cap is None:

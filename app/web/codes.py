@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import qrcode
-import qrcode.image.svg
 from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -24,6 +22,8 @@ QR_KEPT = 1024  # codes kept per process (10 a game), about 5 kB each
 def qr_svg(url: str) -> Markup:
     """The link's QR code as inline SVG, drawn once per link and process: a new link (a lost
     phone, a new banker key) is a new address, drawn anew; the old one ages out."""
+    import qrcode.image.svg  # here: a start (and its first answer) does without it, 13 ms
+
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     return Markup(image.to_string(encoding="unicode"))
 
