@@ -1,64 +1,88 @@
-"""Rate limits against anonymous load: new games (and imports) per client (an IPv4 address,
-an IPv6 /64) and for everyone together; every write from a player's link (any POST under
-/p/<token>), per link, in one count. Each counter is a fixed window kept in the app's own
+"""Rate limits against anonymous load (Flask-Limiter): new games (and imports) per client
+(an IPv4 address, an IPv6 /64) and for everyone together; every write from a player's link
+(any POST under /p/<token>), per link, in one count. The counters live in the app's own
 database (table `rate_count`), so every worker process of a server shares them, with no Redis.
 
-Settings: RATE_LIMIT_CREATE, RATE_LIMIT_CREATE_ALL, RATE_LIMIT_PLAYER (the notation of the
-`limits` package, "10/minute;100/day", which reads them), RATELIMIT_ENABLED. Behind a proxy,
-set PROXY_FIX so the client's address is the real one.
-
-The checking is this module's own, a before-request hook, and `limits` is imported at the
-first limited request: Flask-Limiter, which did both before, cost every start 25 ms before
-its first answer (docs/PERFORMANCE.md, "Cold start").
+Settings: RATE_LIMIT_CREATE, RATE_LIMIT_CREATE_ALL, RATE_LIMIT_PLAYER (Flask-Limiter's
+notation, "10/minute;100/day"), RATELIMIT_ENABLED. Behind a proxy, set PROXY_FIX so the
+client's address is the real one.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
 
-from flask import Flask, abort, current_app, jsonify, request
+from flask import Flask, current_app, jsonify, request
 from flask_babel import gettext
-from sqlalchemy import delete
+from flask_limiter import Limiter
+from limits.storage import Storage
+from sqlalchemy import delete, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..models import RateCount, db
 from ..serving import client_group, is_api
 
-LIMITED = "tablebank.limits"  # app.extensions[LIMITED]: endpoint -> its limits, in order
+SCHEME = "tablebank"
 
 
-@dataclass(frozen=True)
-class Limit:
-    setting: Callable[[], str]  # the limits, read from the settings at each request
-    scope: str  # the counter's name: the endpoints that share it share the count
-    key: Callable[[], str]  # who is counted: a client, everyone, a player's link
+class DatabaseStorage(Storage):
+    """limits' storage in the app's database: one row per counter, a fixed window each. Each
+    count is its own short transaction on its own connection, apart from the request's."""
 
+    STORAGE_SCHEME = [SCHEME]
 
-def count(key: str, expiry: int) -> int:
-    """One more on the counter `key`, in a window of `expiry` seconds from its first count:
-    the count so far in the window. Its own short transaction on its own connection, apart
-    from the request's."""
-    now = time.time()
-    engine = db.engine  # the current app's
-    insert = upsert(engine.dialect.name)
-    table = RateCount.__table__
-    fresh = table.c.expires_at < now
-    statement = insert(table).values(key=key[:255], count=1, expires_at=now + expiry)
-    statement = statement.on_conflict_do_update(
-        index_elements=[table.c.key],
-        set_={
-            "count": db.case((fresh, 1), else_=table.c.count + 1),
-            "expires_at": db.case((fresh, now + expiry), else_=table.c.expires_at),
-        },
-    ).returning(table.c.count)
-    with engine.begin() as connection:
-        counted = connection.execute(statement).scalar_one()
-        if random.random() < 0.01:  # now and then, forget windows long over
-            connection.execute(delete(table).where(table.c.expires_at < now - 3600))
-    return counted
+    @property
+    def base_exceptions(self):
+        return SQLAlchemyError
+
+    def _engine(self):
+        return db.engine  # the current app's
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = time.time()
+        engine = self._engine()
+        insert = upsert(engine.dialect.name)
+        table = RateCount.__table__
+        fresh = table.c.expires_at < now
+        statement = insert(table).values(key=key[:255], count=amount, expires_at=now + expiry)
+        statement = statement.on_conflict_do_update(
+            index_elements=[table.c.key],
+            set_={
+                "count": db.case((fresh, amount), else_=table.c.count + amount),
+                "expires_at": db.case((fresh, now + expiry), else_=table.c.expires_at),
+            },
+        ).returning(table.c.count)
+        with engine.begin() as connection:
+            count = connection.execute(statement).scalar_one()
+            if random.random() < 0.01:  # now and then, forget windows long over
+                connection.execute(delete(table).where(table.c.expires_at < now - 3600))
+        return count
+
+    def _row(self, key: str):
+        with self._engine().connect() as connection:
+            return connection.execute(
+                select(RateCount.count, RateCount.expires_at).where(RateCount.key == key[:255])
+            ).first()
+
+    def get(self, key: str) -> int:
+        row = self._row(key)
+        return row.count if row is not None and row.expires_at >= time.time() else 0
+
+    def get_expiry(self, key: str) -> float:
+        row = self._row(key)
+        return row.expires_at if row is not None else time.time()
+
+    def check(self) -> bool:
+        return True
+
+    def reset(self) -> int | None:
+        with self._engine().begin() as connection:
+            return connection.execute(delete(RateCount)).rowcount
+
+    def clear(self, key: str) -> None:
+        with self._engine().begin() as connection:
+            connection.execute(delete(RateCount).where(RateCount.key == key[:255]))
 
 
 def upsert(dialect: str):
@@ -70,29 +94,6 @@ def upsert(dialect: str):
     return insert
 
 
-@lru_cache(maxsize=64)
-def windows(setting: str) -> tuple:
-    """A setting ("10/minute;60/hour") read as `limits` items: each an amount, a window and
-    the name of its counters."""
-    from limits import parse_many
-
-    return tuple(parse_many(setting))
-
-
-def check() -> None:
-    """Before the view (and before the banker check: a flood is turned away first): each of
-    the endpoint's limits counted, the shortest window first (equal ones in their order), up
-    to the first one over, which answers 429; a limit not reached is not counted then."""
-    limits = current_app.extensions[LIMITED].get(request.endpoint)
-    if not limits or not current_app.config["RATELIMIT_ENABLED"]:
-        return
-    counted = [(item, limit) for limit in limits for item in windows(limit.setting())]
-    for item, limit in sorted(counted, key=lambda pair: pair[0].get_expiry()):
-        key = limit.key()
-        if key and count(item.key_for(key, limit.scope), item.get_expiry()) > item.amount:
-            abort(429)
-
-
 def per_client() -> str:
     """New games count per IPv4 address and per IPv6 /64 (serving.client_group)."""
     return client_group(request.remote_addr)
@@ -102,12 +103,17 @@ def everyone() -> str:
     return "everyone"
 
 
+limiter = Limiter(key_func=per_client, default_limits=[])
 PHONE_WRITES = "/p/<token>"  # every POST route under it is a write from a player's phone
 
 
 def register(app: Flask) -> None:
-    app.extensions[LIMITED] = {}
-    app.before_request(check)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", f"{SCHEME}://")
+    # No X-RateLimit-* headers: they are read from the database after the view, when an
+    # action or a game is already committed and the request's deadline may have run out (a
+    # 503 for a game made). A refusal says Retry-After.
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
+    limiter.init_app(app)
 
     @app.errorhandler(429)
     def too_many(_error):
@@ -123,17 +129,25 @@ def apply(app: Flask) -> None:
     """The limits, on views registered by their blueprints: new games (pages, API, import)
     share one counter per client, checked first, and one for everyone, which a client already
     over its own limit does not use up; all the writes of a player's link share one counter."""
-    limited = app.extensions[LIMITED]
-    new_games = [
-        Limit(create_limit, "new-game", per_client),
-        Limit(create_limit_all, "new-game-all", everyone),
-    ]
     for endpoint in ("banker.create", "api.create_game", "api.import_game"):
         if endpoint in app.view_functions:
-            limited[endpoint] = new_games
-    for rule in app.url_map.iter_rules():
-        if rule.rule.startswith(PHONE_WRITES) and "POST" in (rule.methods or ()):
-            limited[rule.endpoint] = [Limit(player_limit, "phone-writes", per_link)]
+            view = app.view_functions[endpoint]
+            # Equal periods are checked in the order applied, and the first one over stops
+            # the count: the client's own limit first.
+            view = limiter.shared_limit(create_limit, scope="new-game")(view)
+            view = limiter.shared_limit(create_limit_all, scope="new-game-all", key_func=everyone)(
+                view
+            )
+            app.view_functions[endpoint] = view
+    phone_writes = {
+        rule.endpoint
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith(PHONE_WRITES) and "POST" in (rule.methods or ())
+    }
+    for endpoint in sorted(phone_writes):
+        view = app.view_functions[endpoint]
+        limited = limiter.shared_limit(player_limit, scope="phone-writes", key_func=per_link)
+        app.view_functions[endpoint] = limited(view)
 
 
 def create_limit() -> str:
