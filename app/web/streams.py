@@ -209,6 +209,9 @@ def stream(page: Page, path: str) -> Response:
             live.bump(page.game_id, page.version)  # what happened before we followed
             last, stop = seen, time.monotonic() + STREAM_SECONDS
             while time.monotonic() < stop and not live.stopped.is_set():
+                # Nothing is written for it, but the server's loop and werkzeug's would hold the
+                # last piece they were given (a live part, kBs) while the stream waits.
+                yield ""
                 version, cash, now_keys = live.wait(followed, last, KEEPALIVE, keys)
                 if now_keys != keys:
                     keys = now_keys
@@ -225,6 +228,7 @@ def stream(page: Page, path: str) -> Response:
                         yield GONE
                         return
                     yield event
+                    del event  # not kept while the stream waits
                 else:
                     yield ": still here\n\n"
 
