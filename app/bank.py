@@ -235,7 +235,8 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
     except BaseException:
         db.session.rollback()
         raise
-    snapshots.keep(game, outcome.state)  # what this process's live pages draw it from
+    if live.follows(game.id):
+        snapshots.keep(game, outcome.state)  # what this process's live pages draw it from
     live.bump(game.id, game.version, cash)
     hand_over()
     return Done(game, row, outcome)

@@ -22,9 +22,16 @@ from .serving import ConnectionCap, connections_per_client, plain_answer, refuse
 
 SLOW_HEAD = plain_answer("408 Request Timeout", "The request took too long to arrive: try again.")
 UNREAD_BODY_SECONDS = 1.0
+# bytes: what a connection reads ahead. gevent's 8 kB would be kept by each open page's
+# connection for its whole life; a request's head is a few hundred bytes, read a line at a time.
+READ_AHEAD = 1024
 
 
 class Handler(WSGIHandler):
+    def __init__(self, sock, address, server) -> None:
+        super().__init__(sock, address, server)
+        self.rfile = sock.makefile("rb", READ_AHEAD)  # gevent's own, with 8 kB, let go
+
     def handle_one_request(self):
         if not self._next_request_starts():
             return None  # idle too long, or closed by the client: close

@@ -54,6 +54,17 @@ class Kept(Generic[V]):
                 self._items.popitem(last=False)
             return value
 
+    def __contains__(self, key: Hashable) -> bool:
+        with self._lock:
+            return key in self._items
+
+    def forget(self, key: Hashable, version: int) -> None:
+        """Let go of what is kept for `key`, unless it is of a version after `version`."""
+        with self._lock:
+            kept = self._items.get(key)
+            if kept is not None and self.version_of(kept) <= version:
+                del self._items[key]
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

@@ -129,13 +129,15 @@ class Followed:
     """A game some open page of this process follows: its latest known version, every
     player's cash at that version when the news said it, how many times its keys changed
     (and their fingerprint as a sweep last read it), the event its streams wait on
-    (replaced by a fresh one at each news), and the requests of this process that acted on
-    it and are still being answered (`acting`; `answered` is set when there are none)."""
+    (replaced by a fresh one at each news), the streams the latest news woke that have not
+    shown it yet (`behind`), and the requests of this process that acted on it and are still
+    being answered (`acting`; `answered` is set when there are none)."""
 
     __slots__ = (
         "version",
         "cash",
         "followers",
+        "behind",
         "news",
         "keys",
         "fingerprint",
@@ -147,6 +149,7 @@ class Followed:
         self.version = -1
         self.cash: list[str] | None = None
         self.followers = 0
+        self.behind = 0
         self.news = threading.Event()
         self.keys = 0
         self.fingerprint: object = None
@@ -179,8 +182,23 @@ class Watcher:
             if version <= followed.version:
                 return
             followed.version, followed.cash = version, cash
+            followed.behind = followed.followers
             news, followed.news = followed.news, threading.Event()
         news.set()
+
+    def follows(self, game_id: str) -> bool:
+        """Whether some open page of this process follows the game."""
+        with self.lock:
+            return game_id in self.games
+
+    def shown(self, followed: Followed, version: int) -> bool:
+        """A stream has shown the game at `version`: whether it was the last of the streams
+        the latest news woke (then what was kept to draw that version is of no more use)."""
+        with self.lock:
+            if version < followed.version or followed.behind <= 0:
+                return False
+            followed.behind -= 1
+            return followed.behind == 0
 
     def acting(self, game_id: str) -> Followed | None:
         """A request of this process did an action on the game and is still being answered:

@@ -1,7 +1,8 @@
 """Games as of a version, kept in each process for its live pages: at each new version the
 game's row is read once (or handed over by the request that made it), its state parsed once,
 and what pages work out from it (`worked_out`: the view, the standings, what waits) worked
-out once, whatever the number of open pages that draw it.
+out once, whatever the number of open pages that draw it. Once they all have, it is let go
+(`forget`): between two actions a game costs its open pages nothing here.
 
 A kept game is a copy that belongs to no database session: read-only, shared by the
 streams of the process."""
@@ -37,6 +38,12 @@ def at(game_id: str, version: int) -> Game | None:
     one stream of the process while the others wait for it) and kept; None if there is no
     such game."""
     return _kept.at(game_id, version, lambda _earlier: read(game_id))
+
+
+def forget(game_id: str, version: int) -> None:
+    """Every open page here has drawn the game at `version`: its copy (the parsed state and
+    what pages worked out from it, tens of kB) is let go until the next version."""
+    _kept.forget(game_id, version)
 
 
 def read(game_id: str) -> Game | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import secrets
 import uuid
+import zlib
 from collections.abc import Callable
 
 from flask import g
@@ -24,8 +25,9 @@ VERSION = f"version-{MARK}"
 KEYS = re.compile(re.escape(KEY))
 MOST = 4096  # live parts kept per process (the newest version of each), least recent out
 
-# key -> (version, HTML, signature of what it shows)
-_drawn: Kept[tuple[int, str, object]] = Kept(MOST, lambda part: part[0])
+# key -> (version, HTML compressed, signature of what it shows): kept while the page is open,
+# a player's part for each of their pages, a few kB of HTML each but a quarter of it compressed
+_drawn: Kept[tuple[int, bytes, object]] = Kept(MOST, lambda part: part[0])
 
 
 def drawing_shared() -> bool:
@@ -36,19 +38,22 @@ def drawing_shared() -> bool:
 def drawn(key: tuple, version: int, draw: Callable) -> tuple[int, str]:
     """The part `key` at `version` or later, and the version it shows: drawn by `draw` unless
     this process has it already, or is drawing it for another page (then that drawing is
-    waited for). `draw(before)` is given what was kept for an earlier version, if anything
-    (version, HTML, signature), and gives (version, HTML, signature): the same HTML again
-    when its signature says nothing it shows changed."""
+    waited for). `draw(before)` is given the version and signature kept for an earlier
+    version, if any, and gives (version, HTML, signature): None for the HTML when its
+    signature says nothing it shows changed (the earlier HTML is kept on)."""
     found = _drawn.at(key, version, lambda earlier: drawn_as_shared(draw, earlier))
-    return found[0], found[1]
+    return found[0], zlib.decompress(found[1]).decode()
 
 
 def drawn_as_shared(draw: Callable, earlier):
     g.drawing_shared = True
     try:
-        return draw(earlier)
+        version, html, signature = draw(None if earlier is None else (earlier[0], earlier[2]))
     finally:
         g.drawing_shared = False
+    if html is None:
+        return version, earlier[1], signature
+    return version, zlib.compress(html.encode(), 1), signature
 
 
 def own(html: str, csrf: str, version: int) -> str:

@@ -209,6 +209,9 @@ def stream(page: Page, path: str) -> Response:
             live.bump(page.game_id, page.version)  # what happened before we followed
             last, stop = seen, time.monotonic() + STREAM_SECONDS
             while time.monotonic() < stop and not live.stopped.is_set():
+                # Nothing is written for it, but the server's loop and werkzeug's would hold the
+                # last piece they were given (a live part, kBs) while the stream waits.
+                yield ""
                 version, cash, now_keys = live.wait(followed, last, KEEPALIVE, keys)
                 if now_keys != keys:
                     keys = now_keys
@@ -224,7 +227,10 @@ def stream(page: Page, path: str) -> Response:
                     if event is GONE:
                         yield GONE
                         return
+                    if live.shown(followed, last):
+                        snapshots.forget(page.game_id, last)
                     yield event
+                    del event  # not kept while the stream waits
                 else:
                     yield ": still here\n\n"
 
@@ -272,14 +278,14 @@ def news(page: Page, key: tuple, version: int, csrf: str) -> tuple[int, str]:
     be drawn here, and the page fetches it as it would when polling; GONE if the page's link
     or key no longer opens it."""
 
-    def draw(before: tuple | None) -> tuple[int, str, object]:
+    def draw(before: tuple | None) -> tuple[int, str | None, object]:
         with drawing(current_app):
             game = snapshots.at(page.game_id, version)
             if game is None:
                 raise Gone()
             signature = page.signature(game) if page.signature else None
-            if before is not None and signature is not None and before[2] == signature:
-                return game.version, before[1], signature  # nothing it shows changed
+            if before is not None and signature is not None and before[1] == signature:
+                return game.version, None, signature  # nothing it shows changed
             return game.version, page.draw(game), signature
 
     try:

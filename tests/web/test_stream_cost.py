@@ -129,6 +129,20 @@ def test_the_state_is_parsed_once_per_version_for_all_the_pages_of_a_game(game, 
         page.close()
 
 
+def test_once_every_open_page_has_shown_an_action_the_game_s_copy_is_let_go(game, app):
+    """What the pages drew from (the game's copy, its parsed state, what they worked out) is
+    not kept between two actions, and the next action still reaches every page."""
+    seen = version(game)
+    pages = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in range(6)]
+    pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
+    for seat in (2, 3):
+        drawn = pay(game, seat)
+        assert {page.next_live()[0] for page in pages} == {drawn}
+        assert game.id not in snapshots._kept
+    for page in pages:
+        page.close()
+
+
 def test_what_several_pages_of_a_game_show_is_drawn_once_per_version(game, app):
     """Two table screens and two banker phones: the table's and the dashboard's live parts
     are drawn once each, and each banker phone still gets its own CSRF token and keys."""
