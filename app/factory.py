@@ -165,6 +165,7 @@ def register_web(app: Flask) -> None:
         serving.bodies_in_time(app, security.body_limit)
     limits.register(app)  # before the banker check: a flood is turned away first
     writers.register(app)  # a crowd on one game waits its turn before reading the game
+    app.before_request(streams.note_keys_mark)  # before a stream reads what opened it
     app.before_request(auth.require_banker)  # every route with a game id is the banker's
     pages = (banker, property, endgame, phone, table, codes, streams, phone_deeds, phone_money)
     pages = (*pages, pwa, api, auth)

@@ -167,6 +167,8 @@ class Watcher:
         self.lock = threading.Lock()
         self.games: dict[str, Followed] = {}
         self.recent: OrderedDict[str, tuple[int, list[str] | None]] = OrderedDict()
+        self.keys_heard = 0  # changes of keys heard by this process, any game
+        self.recent_keys: OrderedDict[str, int] = OrderedDict()  # game -> its latest, by count
         self.thread: threading.Thread | None = None
         self.stopped = threading.Event()
         self.failures = 0
@@ -230,6 +232,8 @@ class Watcher:
         before): its streams wake and check what opened them."""
         with self.lock:
             followed = self.games.get(game_id)
+            if fingerprint is None:
+                self._heard_keys(game_id)
             if followed is None:
                 return
             if fingerprint is not None:
@@ -239,6 +243,26 @@ class Watcher:
             followed.keys += 1
             news, followed.news = followed.news, threading.Event()
         news.set()
+
+    def _heard_keys(self, game_id: str) -> None:
+        """A change of the game's keys, kept a while (under the lock): a stream that read
+        what opened it before the change and follows the game after it asks (`keys_changed`)."""
+        self.keys_heard += 1
+        self.recent_keys[game_id] = self.keys_heard
+        self.recent_keys.move_to_end(game_id)
+        while len(self.recent_keys) > RECENT:
+            self.recent_keys.popitem(last=False)
+
+    def keys_mark(self) -> int:
+        """Where the changes of keys this process heard stand: a stream notes it before it
+        reads what opened it."""
+        with self.lock:
+            return self.keys_heard
+
+    def keys_changed(self, game_id: str, mark: int) -> bool:
+        """Whether the game's keys changed after `mark`, as far as this process heard."""
+        with self.lock:
+            return self.recent_keys.get(game_id, -1) > mark
 
     def _heard(self, game_id: str, version: int, cash: list[str] | None) -> None:
         """News of a game no page here follows yet, kept a while: a page whose stream opens

@@ -100,6 +100,18 @@ def opening() -> Iterator[None]:
         turn.release()
 
 
+OPENINGS = ("streams.player_live", "streams.table_live", "streams.banker_live")
+OPENINGS += ("streams.auction_live",)
+
+
+def note_keys_mark() -> None:
+    """before_request, before anything is read: where the changes of keys this process heard
+    stand as a stream opens. A change heard after it, and before the stream follows its
+    game, would wake no one: the stream checks what opened it as it starts following."""
+    if request.endpoint in OPENINGS:
+        g.keys_mark = watcher(current_app).keys_mark()
+
+
 def read_opening(query: str, **params):
     """What opened a stream, in one query, in its turn."""
     with opening():
@@ -199,6 +211,7 @@ def stream(page: Page, path: str) -> Response:
     reader = (str(get_locale()), session.get("theme", "auto"), request.cookies.get("tzo", ""))
     key = (page.game_id, page.part, *reader)
     csrf = generate_csrf()  # the page's own, put in the shared part's forms
+    mark = g.get("keys_mark", -1)
     db.session.remove()  # no connection held while the stream waits
 
     def events():
@@ -206,6 +219,9 @@ def stream(page: Page, path: str) -> Response:
         with live.follow(page.game_id) as followed:
             keys = followed.keys  # from here on, a change of keys wakes this stream
             live.revoke(page.game_id, page.keys)  # the keys as they were when it opened
+            if live.keys_changed(page.game_id, mark) and not still_allowed(page.allowed):
+                yield GONE  # changed while it opened, before it followed
+                return
             live.bump(page.game_id, page.version)  # what happened before we followed
             last, stop = seen, time.monotonic() + STREAM_SECONDS
             while time.monotonic() < stop and not live.stopped.is_set():

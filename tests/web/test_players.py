@@ -94,6 +94,29 @@ def test_a_revoked_token_is_refused_and_the_new_one_works(table, app):
     assert table.cash() == [1500, 1500]
 
 
+def test_a_link_replaced_while_its_stream_opens_ends_that_stream(table, app, monkeypatch):
+    """The stream has read what opened it (the old link) but does not follow the game yet
+    when the banker replaces the link: it says `gone` as it starts following, instead of
+    living on until its end with a link that no longer opens anything."""
+    from tablebank.live import Watcher, watcher
+    from tablebank.web import streams
+
+    monkeypatch.setattr(streams, "KEEPALIVE", 0.01)
+    # Only the news of the change, as on PostgreSQL: no sweep reads the keys meanwhile.
+    monkeypatch.setattr(Watcher, "_sweep", lambda _watcher, _read: None)
+    table.new_game()
+    old = table.tokens()[1]
+    opened = app.test_client().get(f"/p/{old}/live?v=0", buffered=False)
+    events = (chunk.decode() for chunk in opened.response if chunk)
+    try:
+        assert "retry" in next(events)  # answered, not following yet
+        table.client.post(f"/g/{table.id}/codes/1/new")
+        assert "event: gone" in next(events)
+    finally:
+        opened.close()
+        watcher(app).stop()
+
+
 def test_codes_page_shows_a_qr_code_per_player_and_the_table(table):
     table.new_game()
     table.page(f"/g/{table.id}/")  # the first page, with the banker link to keep
