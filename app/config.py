@@ -140,6 +140,7 @@ def configure(app: Flask, overrides: dict | None = None) -> None:
         # A pooled connection idle for a while is tested before use (db_setup.py). A database
         # that does not answer costs a request seconds, never minutes (docs/SECURITY.md).
         options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("pool_use_lifo", True)  # the one used last: not idle, not tested
         options.setdefault("pool_timeout", config["DB_CONNECT_TIMEOUT"])
         connect_args = dict(options.get("connect_args") or {})
         connect_args.setdefault("connect_timeout", config["DB_CONNECT_TIMEOUT"])
