@@ -60,9 +60,10 @@ def register(app: Flask) -> None:
     @app.template_global()
     def latest_entry(game) -> dict | None:
         """The game's latest action in words (one row read), for a live page to say."""
-        from .present import latest_entry
+        from .present import history
 
-        return latest_entry(game)
+        found = history(game, limit=1)
+        return found[0] if found else None
 
     @app.template_filter("ink")
     def ink(colour: str) -> str:

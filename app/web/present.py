@@ -165,23 +165,12 @@ def newest_rows(game: Game) -> list:
     return worked_out(game, "newest rows", lambda: logbook.page_of(game, None, NEWEST))
 
 
-def newest_row(game: Game):
-    rows = newest_rows(game)
-    return rows[0] if rows else None
-
-
-def latest_entry(game: Game) -> dict | None:
-    """The game's latest action in words; never undone (an undo of it would be newer)."""
-    row = newest_row(game)
-    return None if row is None else entry(row, edition_of(game), False)
-
-
 def undo_target(game: Game):
     """The action the next undo takes back: the newest row when it still stands (the read the
     page's latest entry makes), else the row the log's undo chain names."""
-    row = newest_row(game)
-    if row is not None and row.seq == game.last_standing:
-        return row
+    rows = newest_rows(game)
+    if rows and rows[0].seq == game.last_standing:
+        return rows[0]
     return logbook.undo_target(game)
 
 

@@ -100,8 +100,12 @@ def opening() -> Iterator[None]:
         turn.release()
 
 
-OPENINGS = ("streams.player_live", "streams.table_live", "streams.banker_live")
-OPENINGS += ("streams.auction_live",)
+OPENINGS = (
+    "streams.player_live",
+    "streams.table_live",
+    "streams.banker_live",
+    "streams.auction_live",
+)
 
 
 def note_keys_mark() -> None:
