@@ -5,11 +5,11 @@ action woke draw once the acting request is answered."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import re
 import threading
-import time
 
 from flask import template_rendered
 from tablebank.live import Watcher, watcher
@@ -99,14 +99,6 @@ def test_a_phone_s_tap_is_answered_with_its_own_page(table, app):
     assert table.cash() == [1480, 1520]
 
 
-def following(app, game_id: str) -> None:
-    """Until a stream of this process follows the game (its first words come before it does)."""
-    given_up = time.monotonic() + HANG
-    while not watcher(app).follows(game_id):
-        assert time.monotonic() < given_up, "no stream followed the game"
-        time.sleep(0.01)
-
-
 def test_the_streams_an_action_woke_draw_once_its_answer_is_out(table, app, monkeypatch):
     """The acting request draws its page (here the dashboard it leads to) before any stream
     of its game draws: a phone's stream that woke at the action waits (live.settle) until
@@ -121,6 +113,15 @@ def test_the_streams_an_action_woke_draw_once_its_answer_is_out(table, app, monk
         settle(followed, most)
 
     monkeypatch.setattr(Watcher, "settle", staticmethod(noted))
+    follow, following = Watcher.follow, threading.Event()
+
+    @contextlib.contextmanager
+    def noted_follow(watching, game_id):
+        with follow(watching, game_id) as followed:
+            following.set()
+            yield followed
+
+    monkeypatch.setattr(Watcher, "follow", noted_follow)
 
     def rendered(_app, template, **_extra):
         drawn.append(template.name)
@@ -141,7 +142,8 @@ def test_the_streams_an_action_woke_draw_once_its_answer_is_out(table, app, monk
     reader = threading.Thread(target=phone, daemon=True)
     reader.start()
     assert "retry" in events.get(timeout=HANG)
-    following(app, table.id)  # the stream follows the game before the tap: it hears of it
+    # The stream follows the game before the tap (its first words come before it does).
+    assert following.wait(HANG), "no stream followed the game"
     template_rendered.connect(rendered, app)
     try:
         answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
