@@ -3,7 +3,9 @@
 The worker is gunicorn's gevent worker with a cap on connections per client (an IPv4
 address, an IPv6 /64: CONNECTIONS_PER_CLIENT, per worker process). gunicorn's own
 `keepalive` bounds the wait for each request's line and headers, a new connection's first
-included; the app reads each body whole in its own time (app/serving.py).
+included; the app reads each body whole in its own time (app/serving.py). A live stream may
+take its connection over (serving.Takeover): it then runs once its request is let go, in the
+connection's greenlet, still under the cap.
 
 The logger masks players' tokens and banker keys in the error and access logs (app/logs.py).
 
@@ -18,7 +20,7 @@ from gunicorn.glogging import Logger as GunicornLogger
 from gunicorn.workers.ggevent import GeventWorker
 
 from .logs import mask_logger
-from .serving import ConnectionCap, connections_per_client, refuse
+from .serving import TAKEOVER, ConnectionCap, HandedOver, Takeover, connections_per_client, refuse
 
 
 class Worker(GeventWorker):
@@ -26,24 +28,47 @@ class Worker(GeventWorker):
 
     def load_wsgi(self) -> None:
         """The app made without cyclic garbage collection, then what it made frozen, as the
-        `tablebank` command does (app/cli.py, which says why)."""
+        `tablebank` command does (app/cli.py, which says why); each request offered the
+        takeover of its connection."""
         gc.disable()
         try:
             super().load_wsgi()
         finally:
             gc.freeze()
             gc.enable()
+        self.flask = self.wsgi
+        self.offered: dict = {}  # a connection's socket -> its Takeover, while it is handled
+        self.wsgi = self.offering
+
+    def offering(self, environ, start_response):
+        takeover = self.offered.get(environ.get("gunicorn.socket"))
+        if takeover is not None:
+            environ[TAKEOVER] = takeover
+        return self.flask(environ, start_response)
+
+    def handle_request(self, listener_name, req, sock, addr):
+        super().handle_request(listener_name, req, sock, addr)
+        if self.offered[sock].taken:  # no next request is read: the connection is the stream's
+            raise StopIteration()  # gunicorn's own way to end a connection's keep-alive loop
+
+    def is_already_handled(self, respiter) -> bool:
+        return isinstance(respiter, HandedOver) or super().is_already_handled(respiter)
 
     def handle(self, listener, client, addr):
         if self.cap is None:
-            self.cap = ConnectionCap(connections_per_client(getattr(self.wsgi, "config", {})))
+            self.cap = ConnectionCap(connections_per_client(getattr(self.flask, "config", {})))
         group = self.cap.enter(addr)
         if group is None:
             refuse(client)
             return
+        takeover = self.offered[client] = Takeover(client)
         try:
             super().handle(listener, client, addr)
+            del self.offered[client]
+            takeover.run()
         finally:
+            self.offered.pop(client, None)
+            takeover.drop()
             self.cap.leave(group)
 
 

@@ -10,6 +10,8 @@ answer.
   unread of it (a 413 from the Content-Length) gets one more second, then the connection
   is closed rather than waited on.
 - A client (an IPv4 address, an IPv6 /64) holds at most CONNECTIONS_PER_CLIENT connections.
+- A live stream may take its connection over (serving.Takeover): it then runs once its
+  request and handler are let go, in the connection's greenlet.
 """
 
 from __future__ import annotations
@@ -18,7 +20,15 @@ import gevent
 from gevent.pywsgi import WSGIHandler, WSGIServer
 
 from .logs import mask
-from .serving import ConnectionCap, connections_per_client, plain_answer, refuse
+from .serving import (
+    TAKEOVER,
+    ConnectionCap,
+    HandedOver,
+    Takeover,
+    connections_per_client,
+    plain_answer,
+    refuse,
+)
 
 SLOW_HEAD = plain_answer("408 Request Timeout", "The request took too long to arrive: try again.")
 UNREAD_BODY_SECONDS = 1.0
@@ -28,9 +38,22 @@ READ_AHEAD = 1024
 
 
 class Handler(WSGIHandler):
-    def __init__(self, sock, address, server) -> None:
+    def __init__(self, sock, address, server, takeover: Takeover) -> None:
         super().__init__(sock, address, server)
         self.rfile = sock.makefile("rb", READ_AHEAD)  # gevent's own, with 8 kB, let go
+        self.takeover = takeover
+
+    def get_environ(self):
+        environ = super().get_environ()
+        environ[TAKEOVER] = self.takeover
+        return environ
+
+    def process_result(self):
+        if isinstance(self.result, HandedOver):  # a stream has the connection now
+            self.status = self.result.status
+            self.close_connection = True
+            return
+        super().process_result()
 
     def handle_one_request(self):
         if not self._next_request_starts():
@@ -101,7 +124,10 @@ class Server(WSGIServer):
         if group is None:
             refuse(sock)
             return
+        takeover = Takeover(sock)
         try:
-            super().handle(sock, address)
+            self.handler_class(sock, address, self, takeover).handle()
+            takeover.run()
         finally:
+            takeover.drop()
             self.cap.leave(group)

@@ -125,3 +125,58 @@ def bodies_in_time(app, body_limit: Callable[[], int | None]) -> None:
         return dispatch()
 
     app.full_dispatch_request = full_dispatch_request
+
+
+TAKEOVER = "tablebank.takeover"  # the environ's key for a connection's Takeover
+
+
+class HandedOver:
+    """What the app answers its server for a request whose connection a stream took over:
+    nothing to write. The server stops reading requests from the connection and lets its
+    own socket go; the stream keeps the connection (its duplicate)."""
+
+    def __init__(self, status: str) -> None:
+        self.status = status  # for the access log
+
+    def __iter__(self):
+        return iter(())
+
+
+class Takeover:
+    """A connection that the app may take over for a live stream once the stream's request
+    is answered (app/web/carried.py), offered in the environ by the servers that run it
+    afterwards: the `tablebank` command's and the gunicorn worker. The request, its
+    handler and all they hold are let go first; then the stream runs at the bottom of the
+    connection's own greenlet, still counted as its client's connection (the cap) and in
+    the server's pool. A page that waits for news then holds its stream and its socket,
+    not a whole request."""
+
+    __slots__ = ("socket", "stream")
+
+    def __init__(self, sock) -> None:
+        self.socket = sock
+        self.stream: Callable | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.stream is not None
+
+    def take(self, stream: Callable) -> HandedOver:
+        """Keep the connection for `stream(socket)`, run once the request is let go. The
+        server closes its own socket object: the stream gets a duplicate of it."""
+        self.socket = self.socket.dup()
+        self.stream = stream
+        return HandedOver("200 OK")
+
+    def run(self) -> None:
+        """The stream the connection was taken for, if any, until it ends (it closes the
+        socket)."""
+        stream, self.stream = self.stream, None
+        if stream is not None:
+            stream(self.socket)
+
+    def drop(self) -> None:
+        """A taken connection whose stream will not run (the server failed meanwhile)."""
+        if self.stream is not None:
+            self.stream = None
+            self.socket.close()

@@ -38,10 +38,12 @@ from .. import bank, db_setup, snapshots
 from ..db_setup import deadline_paused
 from ..live import hand_over, keys_of, keys_sql, watcher
 from ..models import Game, Player, db
+from ..serving import TAKEOVER
 from . import shared
 from .args import whole
 from .auth import fingerprint
 from .banker import dashboard_fragment
+from .carried import CarriedStream, drawn_as_opened, reader_of
 from .endgame import auction_fragment
 from .pages import load
 from .phone import player_part, player_signature
@@ -207,8 +209,10 @@ def stream(page: Page, path: str) -> Response:
     version it heard. When the game's keys change, `page.allowed()` says whether what opened
     the stream (a link, a banker key) still holds: if not, the stream says `gone` and ends
     (the page reloads and shows why). A database that cannot be reached ends it with a later
-    retry, never an error once the answer has started."""
-    live = watcher(current_app._get_current_object())
+    retry, never an error once the answer has started. Under this product's servers the
+    stream is carried on its connection once its request is let go (carried.py)."""
+    app = current_app._get_current_object()
+    live = watcher(app)
     heard = [whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID"))]
     seen = max((v for v in heard if v is not None), default=-1)
     g.page_path = path  # where a refused form of its live part goes back to
@@ -216,6 +220,9 @@ def stream(page: Page, path: str) -> Response:
     key = (page.game_id, page.part, *reader)
     csrf = generate_csrf()  # the page's own, put in the shared part's forms
     mark = g.get("keys_mark", -1)
+    takeover = request.environ.get(TAKEOVER)
+    if takeover is not None:
+        page.draw = drawn_as_opened(app, reader_of(request.environ), path, page.draw)
     db.session.remove()  # no connection held while the stream waits
 
     def events():
@@ -255,6 +262,10 @@ def stream(page: Page, path: str) -> Response:
                     yield ": still here\n\n"
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if takeover is not None:
+        carried = CarriedStream(events(), takeover, reader[0], headers=headers)
+        carried.mimetype = "text/event-stream"
+        return carried
     return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
 
 

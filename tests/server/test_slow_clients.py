@@ -119,6 +119,30 @@ def test_one_client_holds_only_so_many_connections(capped):
     eventually(lambda: healthz(capped).startswith(b"HTTP/1.1 200"), "served again")
 
 
+def test_open_live_pages_count_as_their_client_s_connections(capped):
+    """A page's stream is carried on its connection once its request is let go; it still
+    counts against its client's cap while it lasts."""
+    game_id, key = capped.new_game()
+    token = capped.player_tokens(game_id, key)[0]
+    with ExitStack() as held:
+        for _ in range(10):
+            page = held.enter_context(connect(capped))
+            page.sendall(f"GET /p/{token}/live HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert b"retry: 1000" in stream_start(page)
+        with connect(capped) as eleventh:
+            assert b"429 Too Many Requests" in answer_of(eleventh)
+
+
+def stream_start(sock: socket.socket) -> bytes:
+    """A stream's head and first event."""
+    received = b""
+    while b"\r\n\r\n" not in received or not received.endswith(b"\n\n"):
+        chunk = sock.recv(65536)
+        assert chunk, received
+        received += chunk
+    return received
+
+
 def healthz(server: Server) -> bytes:
     with connect(server) as again:
         again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

@@ -1,0 +1,108 @@
+"""A live stream carried on its own connection once its request is let go.
+
+The servers that run this product (the `tablebank` command's, the gunicorn worker) offer
+each request the takeover of its connection (app/serving.Takeover). A stream takes it:
+Flask's answer is made as for any request (status, headers, the session's cookie), then the
+stream writes that head itself and goes on in the connection's greenlet, after the request,
+its handler, Flask's contexts and the WSGI environ are gone. What an open page holds while
+it waits is then its stream (what it follows, how to draw it) and its socket: a few kB, not
+a request (about 20 kB).
+
+The stream reads in its reader's language throughout; a drawing also needs a request (the
+reader's theme and time zone, the page's own links): it is drawn in one made from the
+headers that opened the stream. Under a server
+that offers no takeover (Flask's test client, another WSGI server), the stream is the
+request's answer as before (web/streams.py).
+"""
+
+from __future__ import annotations
+
+import io
+import socket
+from collections.abc import Callable, Iterator
+from contextlib import suppress
+
+from flask import Flask, Response, current_app, g
+from flask_babel import force_locale
+
+WRITE_SECONDS = 30  # a page that reads nothing for this long is let go (it reconnects)
+# What a drawing's request is made of, besides the headers: the address the stream was
+# opened at, as Flask saw it (behind the proxy fix).
+KEPT = (
+    "REQUEST_METHOD",
+    "SCRIPT_NAME",
+    "PATH_INFO",
+    "QUERY_STRING",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "SERVER_PROTOCOL",
+    "REMOTE_ADDR",
+    "wsgi.url_scheme",
+)
+NOT_OURS = ("connection", "content-length", "transfer-encoding")  # the stream's own framing
+
+
+def reader_of(environ: dict) -> dict:
+    """What a drawing's request needs of the request that opened the stream."""
+    return {k: v for k, v in environ.items() if k in KEPT or k.startswith("HTTP_")}
+
+
+def drawn_as_opened(app: Flask, reader: dict, path: str, draw: Callable) -> Callable:
+    """`draw(game)` in a request made from `reader`, as the stream's own request drew."""
+
+    def drawn(game):
+        with app.request_context({**reader, "wsgi.input": io.BytesIO()}):
+            g.page_path = path  # where a refused form of the live part goes back to
+            return draw(game)
+
+    return drawn
+
+
+class CarriedStream(Response):
+    """A stream's answer under a server that offers its connection: the head Flask made
+    for it, written by the stream, then its events, until it ends and closes the
+    connection (no chunks: the connection's end is the body's)."""
+
+    def __init__(self, events: Iterator[str], takeover, locale: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.events, self.takeover, self.locale = events, takeover, locale
+
+    def __call__(self, environ, start_response):
+        if environ.get("REQUEST_METHOD") == "HEAD":
+            self.events.close()
+            return super().__call__(environ, start_response)
+        app, events, locale = current_app._get_current_object(), self.events, self.locale
+        head = [self.head(environ)]  # taken by the stream's first write, then let go
+        return self.takeover.take(lambda sock: pump(app, head, events, locale, sock))
+
+    def head(self, environ) -> bytes:
+        lines = [f"HTTP/1.1 {self.status}"]
+        for name, value in self.get_wsgi_headers(environ).items():
+            if name.lower() not in NOT_OURS:
+                lines.append(f"{name}: {value}")
+        lines.append("Connection: close")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def pump(app: Flask, head: list[bytes], events: Iterator[str], locale: str, sock) -> None:
+    """The stream's head, then its events, written on its socket until the stream ends or
+    the page is gone."""
+    sock.settimeout(WRITE_SECONDS)
+    with suppress(OSError):  # each event goes out at once, not held for the last one's ACK
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        with app.app_context(), force_locale(locale):
+            try:
+                unsent = head.pop()
+                for piece in events:
+                    if piece:
+                        sock.sendall(unsent + piece.encode())
+                        unsent = b""
+            except OSError:  # the page is gone, or reads nothing (the timeout)
+                pass
+            except Exception:  # noqa: BLE001  one stream's fault ends that stream only
+                app.logger.exception("live: a stream failed")
+            finally:
+                events.close()  # it stops following its game
+    finally:
+        sock.close()
