@@ -16,13 +16,20 @@ compiles them; an editable install writes them at its first start), so that each
 does not compile the app's sources again when PYTHONDONTWRITEBYTECODE is set in the
 shell that runs the bench (the floors' Flask and gevent are compiled in site-packages).
 
+--one-process times the `tablebank` command and its floor only (no PostgreSQL needed);
+--before times another checkout's `tablebank` command as well, interleaved with this one's
+(its app/ on the PYTHONPATH, its own instance folder, the same database).
+
     python -m bench.cold_start
     python -m bench.cold_start --smoke
+    git archive e1932ef | tar -x -C /tmp/before
+    python -m bench.cold_start --one-process --before /tmp/before
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import socket
 import statistics
@@ -42,6 +49,7 @@ MINIMAL = (
 )
 MINIMAL_APP = "from flask import Flask\napp = Flask('minimal')\napp.get('/')(lambda: 'hello')\n"
 TARGET_RATIO, TARGET_GUNICORN_S = 2.0, 3.0
+ONE, ONE_FLOOR, ONE_BEFORE = "tablebank, SQLite", "minimal Flask, gevent", "tablebank before"
 
 
 def first_answer(command: list[str], env: dict, port: int, timeout: float = 60) -> float:
@@ -67,12 +75,14 @@ def first_answer(command: list[str], env: dict, port: int, timeout: float = 60) 
         server.log_path.unlink(missing_ok=True)
 
 
-def compile_package() -> None:
-    """The installed package's modules compiled to bytecode, beside them (see above)."""
+def compile_package(before: Path | None) -> None:
+    """The installed package's modules compiled to bytecode, beside them (see above), and
+    those of the checkout timed as before."""
     import compileall
     from importlib.util import find_spec
 
-    for folder in find_spec("tablebank").submodule_search_locations:
+    folders = find_spec("tablebank").submodule_search_locations
+    for folder in [*folders, *([before / "app"] if before else [])]:
         compileall.compile_dir(folder, quiet=1)
 
 
@@ -83,10 +93,10 @@ def variants(args, sqlite: str, postgres: str, folder: Path) -> dict:
     app_file.write_text(MINIMAL_APP)
     instance = {"TABLEBANK_INSTANCE": str(folder / "instance")}
 
-    def tablebank(url: str):
+    def tablebank(url: str, env: dict | None = None):
         port = common.free_port()
         command = common.command_for(args, "tablebank", port)
-        return first_answer(command, {"DATABASE_URL": url, **instance}, port)
+        return first_answer(command, {"DATABASE_URL": url, **instance, **(env or {})}, port)
 
     def gunicorn(url: str):
         port = common.free_port()
@@ -105,12 +115,21 @@ def variants(args, sqlite: str, postgres: str, folder: Path) -> dict:
         ]  # fmt: skip
         return first_answer(command, {}, port)
 
-    return {
-        "tablebank, SQLite": lambda: tablebank(sqlite),
-        "minimal Flask, gevent": minimal,
-        f"gunicorn {args.workers} workers, PostgreSQL": lambda: gunicorn(postgres),
-        f"minimal Flask, gunicorn {args.workers} workers": minimal_gunicorn,
-    }
+    starts = {ONE: lambda: tablebank(sqlite), ONE_FLOOR: minimal}
+    if args.before:
+        before = {
+            "PYTHONPATH": common.checkout_path(args.before),
+            "TABLEBANK_INSTANCE": str(folder / "instance-before"),
+        }
+        starts[ONE_BEFORE] = lambda: tablebank(sqlite, before)
+    if not args.one_process:
+        starts[gunicorn_name(args)] = lambda: gunicorn(postgres)
+        starts[f"minimal Flask, gunicorn {args.workers} workers"] = minimal_gunicorn
+    return starts
+
+
+def gunicorn_name(args) -> str:
+    return f"gunicorn {args.workers} workers, PostgreSQL"
 
 
 def main() -> int:
@@ -120,6 +139,10 @@ def main() -> int:
     common.add_setup_options(parser)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument(
+        "--one-process", action="store_true", help="only the `tablebank` command and its floor"
+    )
+    parser.add_argument("--before", type=Path, help="a checkout also timed, as before")
     args = parser.parse_args()
     if args.smoke:
         args.rounds = 1
@@ -127,17 +150,24 @@ def main() -> int:
     import tempfile
 
     rng = random.Random(args.seed)
-    compile_package()
+    compile_package(args.before)
+    postgres = (
+        contextlib.nullcontext("")
+        if args.one_process
+        else common.fresh_database("postgres", args.pg_admin_url)
+    )
     with (
         common.fresh_database("sqlite") as sqlite,
-        common.fresh_database("postgres", args.pg_admin_url) as postgres,
+        postgres as postgres_url,
         tempfile.TemporaryDirectory() as folder,
     ):
-        starts = variants(args, sqlite, postgres, Path(folder))
-        empty = {
-            "tablebank, SQLite": starts["tablebank, SQLite"](),
-            "gunicorn, PostgreSQL": starts[f"gunicorn {args.workers} workers, PostgreSQL"](),
-        }  # the first start of each upgrades an empty database
+        starts = variants(args, sqlite, postgres_url, Path(folder))
+        # the first start of each upgrades an empty database
+        empty = {"tablebank, SQLite": starts[ONE]()}
+        if not args.one_process:
+            empty["gunicorn, PostgreSQL"] = starts[gunicorn_name(args)]()
+        if args.before:
+            starts[ONE_BEFORE]()  # its own instance folder made, as this one's was
         times: dict[str, list[float]] = {name: [] for name in starts}
         for _ in range(args.rounds):
             for name in rng.sample(list(starts), len(starts)):
@@ -146,22 +176,29 @@ def main() -> int:
     p50 = {name: statistics.median(values) for name, values in times.items()}
     rows = [[n, f"{p50[n]:.2f}", f"{max(times[n]):.2f}"] for n in names]
     print(common.table(["variant (start to first answer)", "p50 s", "max s"], rows))
-    one = common.ratio(p50[names[0]], p50[names[1]])
-    many = common.ratio(p50[names[2]], p50[names[3]])
+    one = common.ratio(p50[ONE], p50[ONE_FLOOR])
     print(f"first start on an empty database: {empty}")
-    print(
-        f"tablebank / minimal Flask: {one} (target <= {TARGET_RATIO}: "
-        f"{'met' if one <= TARGET_RATIO else 'NOT met'}); gunicorn {args.workers} workers: "
-        f"{p50[names[2]]:.2f} s (target <= {TARGET_GUNICORN_S} s: "
-        f"{'met' if p50[names[2]] <= TARGET_GUNICORN_S else 'NOT met'}), "
-        f"{many}x its minimal Flask"
-    )
+    print(f"tablebank / minimal Flask: {one} (target <= {TARGET_RATIO}: {met(one, TARGET_RATIO)})")
+    figures = {"p50_s": p50, "max_s": {n: max(v) for n, v in times.items()}, "ratio_one": one}
+    if args.before:
+        before = figures["ratio_one_before"] = common.ratio(p50[ONE_BEFORE], p50[ONE_FLOOR])
+        print(f"tablebank before / minimal Flask: {before}")
+    if not args.one_process:
+        gunicorn, gunicorn_floor = names[-2:]
+        many = figures["ratio_gunicorn"] = common.ratio(p50[gunicorn], p50[gunicorn_floor])
+        print(
+            f"gunicorn {args.workers} workers: {p50[gunicorn]:.2f} s (target <= "
+            f"{TARGET_GUNICORN_S} s: {met(p50[gunicorn], TARGET_GUNICORN_S)}), "
+            f"{many}x its minimal Flask"
+        )
     common.print_json(
-        "cold_start",
-        {"p50_s": p50, "max_s": {n: max(v) for n, v in times.items()}, "ratio_one": one,
-         "ratio_gunicorn": many, "first_start_empty_s": empty, "rounds": args.rounds},
-    )  # fmt: skip
+        "cold_start", {**figures, "first_start_empty_s": empty, "rounds": args.rounds}
+    )
     return 0
+
+
+def met(value: float, target: float) -> str:
+    return "met" if value <= target else "NOT met"
 
 
 if __name__ == "__main__":
