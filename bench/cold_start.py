@@ -8,6 +8,7 @@ workers (the product's settings) on PostgreSQL; and their floors: a minimal Flas
 route, "hello") served by gevent's WSGIServer after gevent's patching, as the `tablebank`
 command serves, and by gunicorn with 4 gevent workers. A variant's time is from the process
 started to the first 200 from `/`, asked every 10 ms (a refused connection is asked again).
+Each variant keeps one port for the run, as a server at home keeps its address.
 Reported: p50 / max per variant, the ratios product / floor (target: <= 2x for the one
 process command) and gunicorn's time to its first answer (target: <= 3 s).
 
@@ -87,45 +88,54 @@ def compile_package(before: Path | None) -> None:
 
 
 def variants(args, sqlite: str, postgres: str, folder: Path) -> dict:
-    """name -> a function starting it once: its seconds to the first answer."""
+    """name -> a function starting it once: its seconds to the first answer. Each variant
+    keeps its port from start to start, as a server at home keeps its address (the
+    `tablebank` command prints the QR code it drew for that address at an earlier start)."""
     bin_dir = Path(sys.executable).parent
     app_file = folder / "minimal_app.py"
     app_file.write_text(MINIMAL_APP)
     instance = {"TABLEBANK_INSTANCE": str(folder / "instance")}
+    one, one_floor, one_before, many, many_floor = free_ports(5)
 
-    def tablebank(url: str, env: dict | None = None):
-        port = common.free_port()
+    def tablebank(port: int, url: str, env: dict | None = None):
         command = common.command_for(args, "tablebank", port)
         return first_answer(command, {"DATABASE_URL": url, **instance, **(env or {})}, port)
 
     def gunicorn(url: str):
-        port = common.free_port()
-        command = common.command_for(args, "gunicorn", port)
-        return first_answer(command, {"DATABASE_URL": url, **instance}, port)
+        command = common.command_for(args, "gunicorn", many)
+        return first_answer(command, {"DATABASE_URL": url, **instance}, many)
 
     def minimal():
-        port = common.free_port()
-        return first_answer([sys.executable, "-c", MINIMAL.format(port=port)], {}, port)
+        return first_answer([sys.executable, "-c", MINIMAL.format(port=one_floor)], {}, one_floor)
 
     def minimal_gunicorn():
-        port = common.free_port()
         command = [
             str(bin_dir / "gunicorn"), "--workers", str(args.workers), "--worker-class",
-            "gevent", "--bind", f"127.0.0.1:{port}", "--chdir", str(folder), "minimal_app:app",
+            "gevent", "--bind", f"127.0.0.1:{many_floor}", "--chdir", str(folder),
+            "minimal_app:app",
         ]  # fmt: skip
-        return first_answer(command, {}, port)
+        return first_answer(command, {}, many_floor)
 
-    starts = {ONE: lambda: tablebank(sqlite), ONE_FLOOR: minimal}
+    starts = {ONE: lambda: tablebank(one, sqlite), ONE_FLOOR: minimal}
     if args.before:
         before = {
             "PYTHONPATH": common.checkout_path(args.before),
             "TABLEBANK_INSTANCE": str(folder / "instance-before"),
         }
-        starts[ONE_BEFORE] = lambda: tablebank(sqlite, before)
+        starts[ONE_BEFORE] = lambda: tablebank(one_before, sqlite, before)
     if not args.one_process:
         starts[gunicorn_name(args)] = lambda: gunicorn(postgres)
         starts[f"minimal Flask, gunicorn {args.workers} workers"] = minimal_gunicorn
     return starts
+
+
+def free_ports(count: int) -> list[int]:
+    """Ports free now, each a different one."""
+    with contextlib.ExitStack() as stack:
+        probes = [stack.enter_context(socket.socket()) for _ in range(count)]
+        for probe in probes:
+            probe.bind(("127.0.0.1", 0))
+        return [probe.getsockname()[1] for probe in probes]
 
 
 def gunicorn_name(args) -> str:
