@@ -8,12 +8,15 @@ per open page froze the old server at 32 phones).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import gc
+import io
 import os
 import signal
 import socket
 import sys
+from pathlib import Path
 
 from . import version
 
@@ -30,12 +33,31 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
-def print_qr(url: str) -> None:
+def print_qr(url: str, folder: Path) -> None:
+    """The address as a QR code, drawn once per address and kept in `folder` (the instance
+    folder): importing qrcode and drawing took 10 ms of each start before its first answer."""
+    kept = folder / "address-qr.txt"
+    try:
+        known, drawn = kept.read_text(encoding="utf-8").split("\n", 1)
+    except (OSError, ValueError):  # not drawn yet, or not readable: drawn again
+        known = drawn = ""
+    if known != url:
+        drawn = drawn_qr(url)
+        with contextlib.suppress(OSError):  # a read-only folder: drawn at each start
+            part = kept.with_suffix(".part")  # never half a drawing kept (a full disk)
+            part.write_text(f"{url}\n{drawn}", encoding="utf-8")
+            part.replace(kept)
+    sys.stdout.write(drawn)
+
+
+def drawn_qr(url: str) -> str:
     import qrcode
 
     code = qrcode.QRCode(border=1)
     code.add_data(url)
-    code.print_ascii(out=sys.stdout, invert=True)
+    drawing = io.StringIO()
+    code.print_ascii(out=drawing, invert=True)
+    return drawing.getvalue()
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -112,7 +134,7 @@ def main(argv: list[str] | None = None) -> None:
     host = lan_address() if args.host == "0.0.0.0" else args.host
     url = f"http://{host}:{args.port}/"
     print(f"tablebank is open at {url}\nScan this with the banker's phone:\n")
-    print_qr(url)
+    print_qr(url, Path(app.instance_path))
     sys.stdout.flush()
     log = access_logger(sys.stdout) if app.config["ACCESS_LOG"] and not args.no_access_log else None
     server = Server(listener, app, spawn=Pool(MOST_CONNECTIONS), log=log)

@@ -2,7 +2,8 @@
 the newest schema imports no Alembic; gunicorn's master asks `python -m tablebank.schema`
 (settings and driver only) before it makes the app to upgrade. What only some requests need
 (the API's schema checks, the QR codes' drawing) is imported by
-the first of them, not by the start and its home page."""
+the first of them, not by the start and its home page; pytz does not open each of its zone
+files, and the address's QR code is drawn at the first start on that address only."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import sys
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
-from tablebank import create_app, schema
+from tablebank import cli, create_app, schema
 from tablebank.models import Game, db
 from tablebank.paths import SHIPPED
 
@@ -23,6 +24,21 @@ DEFERRED = ("alembic", "jsonschema", "qrcode.image.svg")
 IMPORTED = (
     "import sys; from tablebank import create_app; home = create_app().test_client().get('/');"
     f"assert home.status_code == 200; print(*(m for m in {DEFERRED} if m in sys.modules))"
+)
+
+
+ZONE_FILES_OPENED = (
+    "import sys; opened = []\n"
+    "sys.addaudithook(lambda event, args: event == 'open' and 'pytz/zoneinfo' in str(args[0])"
+    " and opened.append(args[0]))\n"
+    "from tablebank import create_app; assert create_app().test_client().get('/').status_code"
+    " == 200\n"
+    "print(len(opened))"
+)
+
+QR_PRINTED = (
+    "import sys; from pathlib import Path; from tablebank import cli\n"
+    "cli.print_qr(sys.argv[1], Path(sys.argv[2])); print('qrcode' in sys.modules)"
 )
 
 
@@ -61,6 +77,20 @@ def test_an_empty_database_is_upgraded_then_started_without_alembic_and_the_like
     assert started(url, tmp_path) == []  # the next starts need none of it
 
 
+def test_a_start_opens_the_local_time_zone_only_not_each_zone_file(tmp_path, database_url):
+    """Babel finds the local time zone as it is imported; pytz would open its ~600 zone
+    files first to list those there, unless told that they all are (tablebank.create_app)."""
+    url = database_url(tmp_path)
+    started(url, tmp_path)  # the first start upgrades the empty database
+    env = {**os.environ, "DATABASE_URL": url, "TABLEBANK_INSTANCE": str(tmp_path)}
+    env.pop("PYTZ_SKIPEXISTSCHECK", None)  # as a shell starts it (this process made apps)
+    made = subprocess.run(
+        [sys.executable, "-c", ZONE_FILES_OPENED], env=env, capture_output=True, text=True
+    )
+    assert made.returncode == 0, made.stderr
+    assert int(made.stdout.split()[-1]) <= 1
+
+
 def test_a_game_logged_before_its_rows_kept_what_pages_read_calls_for_the_upgrade(
     tmp_path, database_url
 ):
@@ -96,3 +126,17 @@ def test_a_start_does_not_compile_the_templates_again(tmp_path, database_url, mo
     for app in (first, again):
         with app.app_context():
             db.engine.dispose()
+
+
+def test_the_address_qr_code_is_drawn_once_per_address_then_printed_as_kept(tmp_path):
+    def printed(url: str) -> tuple[str, str]:
+        command = [sys.executable, "-c", QR_PRINTED, url, str(tmp_path)]
+        output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        drawing, imported = output.rsplit("\n", 2)[:2]
+        return drawing + "\n", imported
+
+    home, other = "http://192.168.1.20:8000/", "http://192.168.1.21:8000/"
+    assert printed(home) == (cli.drawn_qr(home), "True")
+    assert printed(home) == (cli.drawn_qr(home), "False")  # no qrcode imported
+    assert printed(other) == (cli.drawn_qr(other), "True")  # another address: drawn again
+    assert cli.drawn_qr(home) != cli.drawn_qr(other)
