@@ -150,6 +150,18 @@ OWN_PAGE = (
     .limit(bindparam("limit"))
 )
 NEWEST = 2**31 - 1  # "before" for the newest page: the largest INTEGER (PostgreSQL refuses more)
+# The newest rows at a version with the seats each concerns (a row once per seat, or once
+# with no seat): the actions are numbered 1, 2, ... so the newest n are those after version - n.
+NEWEST_WITH_PARTIES = (
+    select(*SHOWN, Party.seat)
+    .outerjoin(Party, (Party.game_id == Action.game_id) & (Party.seq == Action.seq))
+    .where(
+        Action.game_id == bindparam("game"),
+        Action.seq > bindparam("after"),
+        Action.seq <= bindparam("upto"),
+    )
+    .order_by(Action.seq.desc())
+)
 
 
 def undone_in(game: Game, rows: list, newest: bool) -> set[int]:
@@ -175,16 +187,34 @@ def page_of(game: Game, before: int | None = None, limit: int = PAGE) -> list:
     return list(db.session.execute(ANYONES_PAGE, asked))
 
 
+def newest_with_parties(game: Game, count: int) -> tuple[list, dict[int, set[int]]]:
+    """The `count` newest rows at the game's version, newest first (SHOWN), and the seats
+    each concerns (by seq), in one query."""
+    rows: dict[int, object] = {}
+    seats: dict[int, set[int]] = {}
+    asked = {"game": game.id, "after": game.version - count, "upto": game.version}
+    for found in db.session.execute(NEWEST_WITH_PARTIES, asked):
+        rows.setdefault(found.seq, found)
+        concerns = seats.setdefault(found.seq, set())
+        if found.seat is not None:
+            concerns.add(found.seat)
+    return list(rows.values()), seats
+
+
 def latest_own(game: Game) -> dict[int, int]:
-    """Each seat's latest action (an undo of one included), by seq: a seat's own history
-    changes only when this does."""
-    query = select(Party.seat, func.max(Party.seq)).where(Party.game_id == game.id)
+    """Each seat's latest action (an undo of one included) at the game's version, by seq: a
+    seat's own history changes only when this does."""
+    query = select(Party.seat, func.max(Party.seq)).where(
+        Party.game_id == game.id, Party.seq <= game.version
+    )
     return dict(db.session.execute(query.group_by(Party.seat)).all())
 
 
 def own_page_of(game: Game, seat: int, before: int | None = None, limit: int = PAGE) -> list:
-    """Up to `limit` rows that concern this seat, older than `before`, newest first."""
-    asked = {"game": game.id, "seat": seat, "before": NEWEST if before is None else before}
+    """Up to `limit` rows that concern this seat, older than `before` (None: the newest at the
+    game's version), newest first."""
+    newest = game.version + 1 if before is None else before
+    asked = {"game": game.id, "seat": seat, "before": newest}
     return list(db.session.execute(OWN_PAGE, {**asked, "limit": limit}))
 
 

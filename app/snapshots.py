@@ -9,6 +9,7 @@ streams of the process."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -54,11 +55,14 @@ def read(game_id: str) -> Game | None:
 
 def worked_out(game: Game, name: str, work: Callable[[], T]) -> T:
     """What `work` gives for this game object at its version, worked out once: once per
-    version for a kept game, once per request (and version) for a request's own."""
+    version for a kept game, once per request (and version) for a request's own. The pages
+    that want it at once wait for the one working it out (a query lets another run)."""
     memo = game.__dict__.get("_worked_out")
     if memo is None or memo[0] is not game.state:  # the request's game moved on
-        memo = game.__dict__["_worked_out"] = (game.state, {})
+        memo = game.__dict__["_worked_out"] = (game.state, {}, threading.RLock())
     done = memo[1]
     if name not in done:
-        done[name] = work()
+        with memo[2]:
+            if name not in done:
+                done[name] = work()
     return done[name]

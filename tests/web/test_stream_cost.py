@@ -143,6 +143,29 @@ def test_once_every_open_page_has_shown_an_action_the_game_s_copy_is_let_go(game
         page.close()
 
 
+def test_the_pages_read_the_log_once_per_version_and_know_each_seat_s_latest_action(game, app):
+    """Six phones and the table screen: at each version, one read of the log's newest rows
+    (with the seats they concern) for all seven, and no count over the game's whole log for
+    each seat's latest action once the process knows an earlier version's; what the phones
+    show of it is the log's (the phone whose history changed, and only it, drawn again)."""
+    seen = version(game)
+    pages = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in range(6)]
+    pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
+    first = pay(game, 0)
+    assert {page.next_live()[0] for page in pages} == {first}
+    with Counted(app) as counted:
+        for seat in (1, 2, 1):
+            drawn = pay(game, seat)
+            shown = [page.next_live() for page in pages]
+            assert {v for v, _ in shown} == {drawn}
+            assert f'data-key="a{drawn}"' in shown[seat][1]  # its own latest action: this one
+    newest = [s for s in counted.reading("action", pages_only=True) if "party.seat FROM" in s]
+    assert len(newest) == 3  # once a version
+    assert not [s for s in counted.reading("party", pages_only=True) if "GROUP BY" in s]
+    for page in pages:
+        page.close()
+
+
 def test_what_several_pages_of_a_game_show_is_drawn_once_per_version(game, app):
     """Two table screens and two banker phones: the table's and the dashboard's live parts
     are drawn once each, and each banker phone still gets its own CSRF token and keys."""
