@@ -6,9 +6,9 @@ from __future__ import annotations
 import hashlib
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
-from flask_babel import get_locale
 
 from .. import bank
+from ..i18n import locale_name
 from ..models import Game, Player
 from ..rules import KINDS, RuleError, rent_due, score
 from ..rules.actions import TURNS
@@ -78,7 +78,7 @@ def player_part(game: Game, seat: int, token: str, fragment: bool = True) -> str
 def own_context(game: Game, seat: int) -> dict:
     """What the player's live part shows but their history, worked out once per version and
     language (the buttons' sentences are in the reader's)."""
-    return worked_out(game, ("seat", seat, str(get_locale())), lambda: seat_context(game, seat))
+    return worked_out(game, ("seat", seat, locale_name()), lambda: seat_context(game, seat))
 
 
 def seat_context(game: Game, seat: int) -> dict:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import asdict
 
-from flask_babel import get_locale
-
 from .. import logbook, snapshots
 from ..bank import edition_of, ends_at, state_of
+from ..i18n import locale_name
 from ..kept import Kept
 from ..models import Action, Game
 from ..rules import UNDO, Edition, raisable, score, total_worth
@@ -214,7 +213,7 @@ def row_said(row: Action, edition: Edition, undo: bool = False) -> str:
     for the action the undo button would take back). A row never changes once logged, so
     each is worded once per language and process, not at every refresh of every phone."""
     undo = undo or row.kind == UNDO
-    key = (row.game_id, row.seq, row.created_at, undo, str(get_locale()))
+    key = (row.game_id, row.seq, row.created_at, undo, locale_name())
     text = WORDED.get(key)
     if text is None:
         text = said(row.lines, edition, row.text, undo)

@@ -15,7 +15,7 @@ from tablebank import snapshots
 from tablebank.live import watcher
 from tablebank.models import db
 from tablebank.rules import GameState
-from tablebank.web import streams
+from tablebank.web import present, streams
 
 from ..streams import PAGE, Opened
 
@@ -125,6 +125,29 @@ def test_the_state_is_parsed_once_per_version_for_all_the_pages_of_a_game(game, 
             assert page.next_live()[0] == drawn
     assert len(parsed) == 1
     assert len(counted.reading("game", pages_only=True)) == 1  # its row, once for the seven
+    for page in pages:
+        page.close()
+
+
+def test_what_the_acting_request_worked_out_is_not_worked_out_again_for_its_pages(
+    game, app, monkeypatch
+):
+    """The request that acted works out the game's view for its answer: the seven pages of
+    the process draw from the same (one view per version, not two)."""
+    seen = version(game)
+    pages = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in range(6)]
+    pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
+    viewed = []
+    original = present.view_of
+
+    def counting(game_row):
+        viewed.append(game_row.version)
+        return original(game_row)
+
+    monkeypatch.setattr(present, "view_of", counting)
+    drawn = pay(game, 4)
+    assert {page.next_live()[0] for page in pages} == {drawn}
+    assert viewed == [drawn]
     for page in pages:
         page.close()
 
