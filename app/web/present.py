@@ -155,18 +155,18 @@ def entry(row, edition: Edition, undone: bool) -> dict:
     }
 
 
-NEWEST = 6  # the log's newest rows read at once: as many as the table screen shows
+NEWEST = logbook.KEPT_NEWEST  # the log's newest rows read at once
 
 
 def newest_rows(game: Game) -> list:
     """The log's newest rows (SHOWN), read once per version of the game object: the latest
     entry a banker's page names, what its undo takes back, the table's last actions and a
     phone's take-back all come from them."""
-    return newest_with_parties(game)[0]
+    return newest(game).rows
 
 
-def newest_with_parties(game: Game) -> tuple[list, dict[int, set[int]]]:
-    return worked_out(game, "newest rows", lambda: logbook.newest_with_parties(game, NEWEST))
+def newest(game: Game) -> logbook.Newest:
+    return worked_out(game, "newest rows", lambda: logbook.newest_at(game))
 
 
 # game id -> (version, each seat's latest action then): what the process knew last
@@ -189,7 +189,7 @@ def grown(game: Game, earlier: tuple[int, dict[int, int]] | None) -> tuple[int, 
     if earlier is None or earlier[0] < game.version - NEWEST:
         return game.version, logbook.latest_own(game)
     latest = dict(earlier[1])
-    _rows, seats = newest_with_parties(game)
+    seats = newest(game).seats
     for seq in sorted(s for s in seats if s > earlier[0]):
         latest.update(dict.fromkeys(seats[seq], seq))
     return game.version, latest
