@@ -226,7 +226,7 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
                 version=game.version,
             )
         outcome = preview(game, kind, payload)
-        row, cash = _append(game, kind, payload, actor, key, outcome)
+        row, cash, seats = _append(game, kind, payload, actor, key, outcome)
         live = watcher(current_app._get_current_object())  # the app, not the proxy
         # Before the COMMIT: on PostgreSQL the news (NOTIFY) may wake this process's streams
         # before the copy below is kept; they wait for the answer, then draw from the copy.
@@ -237,6 +237,7 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
         raise
     if live.follows(game.id):
         snapshots.keep(game, outcome.state)  # what this process's live pages draw it from
+        logbook.appended(game, row, seats)  # and the newest rows they show
     live.bump(game.id, game.version, cash)
     hand_over()
     return Done(game, row, outcome)
@@ -255,9 +256,9 @@ def acting(live, game_id: str) -> None:
 
 def _append(
     game: Game, kind: str, payload: dict, actor: str, key, outcome: Outcome
-) -> tuple[Action, list[str]]:
-    """The action row and the new snapshot, in the caller's transaction; the row, and every
-    seat's cash as the news announced it."""
+) -> tuple[Action, list[str], set[int]]:
+    """The action row and the new snapshot, in the caller's transaction; the row, every
+    seat's cash as the news announced it, and the seats the action concerns."""
     game.version += 1
     row = Action(
         game_id=game.id,
@@ -271,13 +272,13 @@ def _append(
         lines=outcome.lines,
     )
     undone = logbook.undo_target(game) if kind == UNDO else None
-    logbook.record(game, row, outcome.state, edition_of(game), undone)
+    seats = logbook.record(game, row, outcome.state, edition_of(game), undone)
     game.state = outcome.state.to_dict()
     integrity.seal(game)
     db.session.add(row)
     cash = cash_of(game)
     announce(db.session, game.id, game.version, cash)  # sent at commit, never if rolled back
-    return row, cash
+    return row, cash, seats
 
 
 def cash_of(game: Game) -> list[str]:

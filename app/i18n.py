@@ -33,6 +33,17 @@ def translations():
     return found
 
 
+def locale_name() -> str:
+    """The request's language as a key ("en", "ja"), found once per request like its
+    translations."""
+    if not g:
+        return str(get_locale())
+    found = g.get("locale_name")
+    if found is None:
+        found = g.locale_name = str(get_locale())
+    return found
+
+
 def register(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale

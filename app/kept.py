@@ -54,6 +54,11 @@ class Kept(Generic[V]):
                 self._items.popitem(last=False)
             return value
 
+    def get(self, key: Hashable) -> V | None:
+        """What is kept for `key`, whatever its version (None: nothing)."""
+        with self._lock:
+            return self._items.get(key)
+
     def __contains__(self, key: Hashable) -> bool:
         with self._lock:
             return key in self._items

@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections import namedtuple
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from sqlalchemy import bindparam, delete, func, select
 
+from .kept import Kept
 from .models import LOG_FORMAT, Action, Game, Party, db
 from .rules import UNDO, Edition, GameState, RuleError, apply, new_game, replay, score
 from .rules.fields import SEATS
@@ -57,11 +60,12 @@ def worths_of(state: GameState, edition: Edition) -> list[int]:
     return [score(state, edition, p.seat) for p in state.players]
 
 
-def record(game: Game, row: Action, state: GameState, edition: Edition, undone=None) -> None:
+def record(game: Game, row: Action, state: GameState, edition: Edition, undone=None) -> set[int]:
     """Fill in the row's undo chain, checkpoint, worths and parties; move the top of the chain.
-    `undone` is the row an undo takes back."""
+    `undone` is the row an undo takes back. The seats it concerns."""
     seats = fill(game, row, state, edition, undone)
     db.session.add_all(Party(game_id=game.id, seat=seat, seq=row.seq) for seat in seats)
+    return seats
 
 
 def fill(game, row, state: GameState, edition: Edition, undone=None) -> set[int]:
@@ -150,6 +154,20 @@ OWN_PAGE = (
     .limit(bindparam("limit"))
 )
 NEWEST = 2**31 - 1  # "before" for the newest page: the largest INTEGER (PostgreSQL refuses more)
+KEPT_NEWEST = 6  # the newest rows a process keeps for its live pages (the table shows as many)
+Shown = namedtuple("Shown", [column.key for column in SHOWN])  # a row as a history shows it
+# The newest rows at a version with the seats each concerns (a row once per seat, or once
+# with no seat): the actions are numbered 1, 2, ... so the newest n are those after version - n.
+NEWEST_WITH_PARTIES = (
+    select(*SHOWN, Party.seat)
+    .outerjoin(Party, (Party.game_id == Action.game_id) & (Party.seq == Action.seq))
+    .where(
+        Action.game_id == bindparam("game"),
+        Action.seq > bindparam("after"),
+        Action.seq <= bindparam("upto"),
+    )
+    .order_by(Action.seq.desc())
+)
 
 
 def undone_in(game: Game, rows: list, newest: bool) -> set[int]:
@@ -175,16 +193,67 @@ def page_of(game: Game, before: int | None = None, limit: int = PAGE) -> list:
     return list(db.session.execute(ANYONES_PAGE, asked))
 
 
+@dataclass(frozen=True)
+class Newest:
+    """The log's KEPT_NEWEST newest rows at a version (Shown, newest first) and the seats
+    each concerns, by seq."""
+
+    version: int
+    rows: list
+    seats: dict[int, frozenset[int]]
+
+
+# game id -> its newest rows, for the live pages of this process: kept between two versions,
+# so that the request that appends the next row hands it over instead of a read
+_newest: Kept[Newest] = Kept(512, lambda newest: newest.version)
+
+
+def newest_at(game: Game) -> Newest:
+    """The newest rows at the game's version: kept by this process (the request that acted
+    here handed over its row), else read in one query."""
+    found = _newest.at(game.id, game.version, lambda _earlier: read_newest(game))
+    return found if found.version == game.version else read_newest(game)  # an older game
+
+
+def read_newest(game: Game) -> Newest:
+    rows: dict[int, Shown] = {}
+    seats: dict[int, set[int]] = {}
+    asked = {"game": game.id, "after": game.version - KEPT_NEWEST, "upto": game.version}
+    for found in db.session.execute(NEWEST_WITH_PARTIES, asked):
+        rows.setdefault(found.seq, Shown(*found[: len(Shown._fields)]))
+        concerns = seats.setdefault(found.seq, set())
+        if found.seat is not None:
+            concerns.add(found.seat)
+    frozen = {seq: frozenset(found) for seq, found in seats.items()}
+    return Newest(game.version, list(rows.values()), frozen)
+
+
+def appended(game: Game, row: Action, seats: set[int]) -> None:
+    """The row of the game's latest action, just committed by this process, with the seats
+    it concerns: the newest rows kept for the version before it move on without a read."""
+    earlier = _newest.get(game.id)
+    if earlier is None or earlier.version != game.version - 1:
+        return
+    rows = [Shown(*(getattr(row, name) for name in Shown._fields)), *earlier.rows]
+    rows = rows[:KEPT_NEWEST]
+    known = {**earlier.seats, row.seq: frozenset(seats)}
+    _newest.keep(game.id, Newest(game.version, rows, {r.seq: known[r.seq] for r in rows}))
+
+
 def latest_own(game: Game) -> dict[int, int]:
-    """Each seat's latest action (an undo of one included), by seq: a seat's own history
-    changes only when this does."""
-    query = select(Party.seat, func.max(Party.seq)).where(Party.game_id == game.id)
+    """Each seat's latest action (an undo of one included) at the game's version, by seq: a
+    seat's own history changes only when this does."""
+    query = select(Party.seat, func.max(Party.seq)).where(
+        Party.game_id == game.id, Party.seq <= game.version
+    )
     return dict(db.session.execute(query.group_by(Party.seat)).all())
 
 
 def own_page_of(game: Game, seat: int, before: int | None = None, limit: int = PAGE) -> list:
-    """Up to `limit` rows that concern this seat, older than `before`, newest first."""
-    asked = {"game": game.id, "seat": seat, "before": NEWEST if before is None else before}
+    """Up to `limit` rows that concern this seat, older than `before` (None: the newest at the
+    game's version), newest first."""
+    newest = game.version + 1 if before is None else before
+    asked = {"game": game.id, "seat": seat, "before": newest}
     return list(db.session.execute(OWN_PAGE, {**asked, "limit": limit}))
 
 

@@ -9,6 +9,7 @@ streams of the process."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -30,6 +31,8 @@ def keep(game: Game, state=None) -> Game:
     copy = Game(**{name: getattr(game, name) for name in COLUMNS})
     if state is not None:
         copy.__dict__["_parsed_state"] = (copy.state, state)  # bank.state_of's own cache
+    # What the request works out for its answer (the view, the standings) its pages need too.
+    copy.__dict__["_worked_out"] = memo_of(game)
     return _kept.keep(copy.id, copy)
 
 
@@ -54,11 +57,20 @@ def read(game_id: str) -> Game | None:
 
 def worked_out(game: Game, name: str, work: Callable[[], T]) -> T:
     """What `work` gives for this game object at its version, worked out once: once per
-    version for a kept game, once per request (and version) for a request's own."""
+    version for a kept game, once per request (and version) for a request's own. The pages
+    that want it at once wait for the one working it out (a query lets another run)."""
+    done, lock = memo_of(game)[1:]
+    if name not in done:
+        with lock:
+            if name not in done:
+                done[name] = work()
+    return done[name]
+
+
+def memo_of(game: Game) -> tuple[dict, dict, threading.RLock]:
+    """What was worked out for the game object's state (which it names), and the lock of
+    its working out."""
     memo = game.__dict__.get("_worked_out")
     if memo is None or memo[0] is not game.state:  # the request's game moved on
-        memo = game.__dict__["_worked_out"] = (game.state, {})
-    done = memo[1]
-    if name not in done:
-        done[name] = work()
-    return done[name]
+        memo = game.__dict__["_worked_out"] = (game.state, {}, threading.RLock())
+    return memo

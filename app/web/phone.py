@@ -6,9 +6,9 @@ from __future__ import annotations
 import hashlib
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
-from flask_babel import get_locale
 
-from .. import bank, logbook
+from .. import bank
+from ..i18n import locale_name
 from ..models import Game, Player
 from ..rules import KINDS, RuleError, rent_due, score
 from ..rules.actions import TURNS
@@ -17,7 +17,7 @@ from . import turns
 from .args import arg, whole
 from .pages import expected_version, page, payload_from_form, player_by_token, previewed
 from .phone_money import take_back_offer
-from .present import game_view, history, history_page, standings
+from .present import game_view, history, history_page, latest_own, standings
 from .words import refused, said
 
 bp = Blueprint("phone", __name__)
@@ -78,7 +78,7 @@ def player_part(game: Game, seat: int, token: str, fragment: bool = True) -> str
 def own_context(game: Game, seat: int) -> dict:
     """What the player's live part shows but their history, worked out once per version and
     language (the buttons' sentences are in the reader's)."""
-    return worked_out(game, ("seat", seat, str(get_locale())), lambda: seat_context(game, seat))
+    return worked_out(game, ("seat", seat, locale_name()), lambda: seat_context(game, seat))
 
 
 def seat_context(game: Game, seat: int) -> dict:
@@ -121,15 +121,11 @@ def player_signature(game: Game, seat: int) -> bytes:
         view["settings"],
         [w["what"] == "roll" and w["seat"] == seat for w in view["pending"][:1]],  # "Your turn"
         view["auction"],
-        logbook_latest(game).get(seat),
+        latest_own(game).get(seat),
     )
     # Plain values, dataclasses and containers all write out what they hold in their repr.
     values = repr((shown, own_context(game, seat))).encode()
     return hashlib.blake2b(values, digest_size=16).digest()  # kept per page: 16 bytes
-
-
-def logbook_latest(game: Game) -> dict[int, int]:
-    return worked_out(game, "latest own", lambda: logbook.latest_own(game))
 
 
 @bp.get("/p/<token>/history")

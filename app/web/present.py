@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import asdict
 
-from flask_babel import get_locale
-
-from .. import logbook
+from .. import logbook, snapshots
 from ..bank import edition_of, ends_at, state_of
+from ..i18n import locale_name
+from ..kept import Kept
 from ..models import Action, Game
 from ..rules import UNDO, Edition, raisable, score, total_worth
 from ..rules.moves import Wait, waits
@@ -155,14 +155,44 @@ def entry(row, edition: Edition, undone: bool) -> dict:
     }
 
 
-NEWEST = 6  # the log's newest rows read at once: as many as the table screen shows
+NEWEST = logbook.KEPT_NEWEST  # the log's newest rows read at once
 
 
 def newest_rows(game: Game) -> list:
     """The log's newest rows (SHOWN), read once per version of the game object: the latest
     entry a banker's page names, what its undo takes back, the table's last actions and a
     phone's take-back all come from them."""
-    return worked_out(game, "newest rows", lambda: logbook.page_of(game, None, NEWEST))
+    return newest(game).rows
+
+
+def newest(game: Game) -> logbook.Newest:
+    return worked_out(game, "newest rows", lambda: logbook.newest_at(game))
+
+
+# game id -> (version, each seat's latest action then): what the process knew last
+_latest_own: Kept[tuple[int, dict[int, int]]] = Kept(snapshots.MOST, lambda known: known[0])
+
+
+def latest_own(game: Game) -> dict[int, int]:
+    """Each seat's latest action at the game's version (logbook.latest_own), worked out once
+    per version: from what this process knew at an earlier version and the newest rows'
+    seats when the actions since are among them, else read."""
+    return worked_out(game, "latest own", lambda: latest_own_at(game))
+
+
+def latest_own_at(game: Game) -> dict[int, int]:
+    known = _latest_own.at(game.id, game.version, lambda earlier: grown(game, earlier))
+    return known[1] if known[0] == game.version else logbook.latest_own(game)  # an old game
+
+
+def grown(game: Game, earlier: tuple[int, dict[int, int]] | None) -> tuple[int, dict]:
+    if earlier is None or earlier[0] < game.version - NEWEST:
+        return game.version, logbook.latest_own(game)
+    latest = dict(earlier[1])
+    seats = newest(game).seats
+    for seq in sorted(s for s in seats if s > earlier[0]):
+        latest.update(dict.fromkeys(seats[seq], seq))
+    return game.version, latest
 
 
 def undo_target(game: Game):
@@ -183,7 +213,7 @@ def row_said(row: Action, edition: Edition, undo: bool = False) -> str:
     for the action the undo button would take back). A row never changes once logged, so
     each is worded once per language and process, not at every refresh of every phone."""
     undo = undo or row.kind == UNDO
-    key = (row.game_id, row.seq, row.created_at, undo, str(get_locale()))
+    key = (row.game_id, row.seq, row.created_at, undo, locale_name())
     text = WORDED.get(key)
     if text is None:
         text = said(row.lines, edition, row.text, undo)

@@ -41,11 +41,14 @@ def drawn(key: tuple, version: int, draw: Callable) -> tuple[int, str]:
     waited for). `draw(before)` is given the version and signature kept for an earlier
     version, if any, and gives (version, HTML, signature): None for the HTML when its
     signature says nothing it shows changed (the earlier HTML is kept on)."""
-    found = _drawn.at(key, version, lambda earlier: drawn_as_shared(draw, earlier))
+    fresh: list[tuple] = []  # what this call drew, if it did: not decompressed again
+    found = _drawn.at(key, version, lambda earlier: drawn_as_shared(draw, earlier, fresh))
+    if fresh and fresh[0][0] is found:
+        return found[0], fresh[0][1]
     return found[0], zlib.decompress(found[1]).decode()
 
 
-def drawn_as_shared(draw: Callable, earlier):
+def drawn_as_shared(draw: Callable, earlier, fresh: list):
     g.drawing_shared = True
     try:
         version, html, signature = draw(None if earlier is None else (earlier[0], earlier[2]))
@@ -53,7 +56,9 @@ def drawn_as_shared(draw: Callable, earlier):
         g.drawing_shared = False
     if html is None:
         return version, earlier[1], signature
-    return version, zlib.compress(html.encode(), 1), signature
+    made = version, zlib.compress(html.encode(), 1), signature
+    fresh.append((made, html))
+    return made
 
 
 def own(html: str, csrf: str, version: int) -> str:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from flask import Blueprint, g, render_template, request
-from flask_babel import get_locale
 from markupsafe import Markup
 
+from ..i18n import locale_name
 from ..models import Game
 from .pages import game_by_table_token, page
 from .present import NEWEST, board, history, standings, waits_of
@@ -49,7 +49,7 @@ def squares(cells: list[dict]) -> Markup:
         {**cell, "tokens": [(p.seat, p.name, p.colour, p.in_jail) for p in cell["tokens"]]}
         for cell in cells
     ]  # what the squares show of the players on them
-    key = (repr(shown), str(get_locale()), tuple(g.get("marks") or ()))  # plain values
+    key = (repr(shown), locale_name(), tuple(g.get("marks") or ()))  # plain values
     found = _squares.get(key)
     if found is None:
         found = Markup(render_template("_squares.html", cells=cells))

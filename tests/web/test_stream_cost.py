@@ -11,11 +11,11 @@ import threading
 import pytest
 from flask import template_rendered
 from sqlalchemy import event
-from tablebank import snapshots
+from tablebank import logbook, snapshots
 from tablebank.live import watcher
 from tablebank.models import db
 from tablebank.rules import GameState
-from tablebank.web import streams
+from tablebank.web import present, streams
 
 from ..streams import PAGE, Opened
 
@@ -129,6 +129,29 @@ def test_the_state_is_parsed_once_per_version_for_all_the_pages_of_a_game(game, 
         page.close()
 
 
+def test_what_the_acting_request_worked_out_is_not_worked_out_again_for_its_pages(
+    game, app, monkeypatch
+):
+    """The request that acted works out the game's view for its answer: the seven pages of
+    the process draw from the same (one view per version, not two)."""
+    seen = version(game)
+    pages = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in range(6)]
+    pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
+    viewed = []
+    original = present.view_of
+
+    def counting(game_row):
+        viewed.append(game_row.version)
+        return original(game_row)
+
+    monkeypatch.setattr(present, "view_of", counting)
+    drawn = pay(game, 4)
+    assert {page.next_live()[0] for page in pages} == {drawn}
+    assert viewed == [drawn]
+    for page in pages:
+        page.close()
+
+
 def test_once_every_open_page_has_shown_an_action_the_game_s_copy_is_let_go(game, app):
     """What the pages drew from (the game's copy, its parsed state, what they worked out) is
     not kept between two actions, and the next action still reaches every page."""
@@ -139,6 +162,39 @@ def test_once_every_open_page_has_shown_an_action_the_game_s_copy_is_let_go(game
         drawn = pay(game, seat)
         assert {page.next_live()[0] for page in pages} == {drawn}
         assert game.id not in snapshots._kept
+    for page in pages:
+        page.close()
+
+
+def test_the_log_s_newest_rows_come_from_the_request_that_acted_else_one_read(
+    game, app, monkeypatch
+):
+    """Six phones and the table screen: the log's newest rows (and the seats they concern)
+    at each version come with the action done in this process, else from one read for the
+    seven; each seat's latest action is never counted over the game's whole log once the
+    process knows an earlier version's; what the phones show of it is the log's."""
+    seen = version(game)
+    pages = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in range(6)]
+    pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
+
+    def paid(seat: int) -> None:
+        drawn = pay(game, seat)
+        shown = [page.next_live() for page in pages]
+        assert {v for v, _ in shown} == {drawn}
+        assert f'data-key="a{drawn}"' in shown[seat][1]  # its own latest action: this one
+
+    paid(0)
+    with Counted(app) as counted:
+        for seat in (1, 2, 1):
+            paid(seat)
+    assert not [s for s in counted.reading("action", pages_only=True) if "party.seat FROM" in s]
+    monkeypatch.setattr(logbook, "appended", lambda *_: None)  # as if done by another process
+    with Counted(app) as counted:
+        for seat in (3, 4):
+            paid(seat)
+    newest = [s for s in counted.reading("action", pages_only=True) if "party.seat FROM" in s]
+    assert len(newest) == 2  # once a version
+    assert not [s for s in counted.reading("party") if "GROUP BY" in s]
     for page in pages:
         page.close()
 
