@@ -40,6 +40,7 @@ KEPT = (
     "wsgi.url_scheme",
 )
 NOT_OURS = ("connection", "content-length", "transfer-encoding")  # the stream's own framing
+LAST_CHUNK = b"0\r\n\r\n"
 
 
 def reader_of(environ: dict) -> dict:
@@ -60,8 +61,8 @@ def drawn_as_opened(app: Flask, reader: dict, path: str, draw: Callable) -> Call
 
 class CarriedStream(Response):
     """A stream's answer under a server that offers its connection: the head Flask made
-    for it, written by the stream, then its events, until it ends and closes the
-    connection (no chunks: the connection's end is the body's)."""
+    for it, written by the stream, then its events, each a chunk (HTTP/1.1; HTTP/1.0: the
+    connection's end is the body's), until it ends and closes the connection."""
 
     def __init__(self, events: Iterator[str], takeover, locale: str, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -72,19 +73,24 @@ class CarriedStream(Response):
             self.events.close()
             return super().__call__(environ, start_response)
         app, events, locale = current_app._get_current_object(), self.events, self.locale
-        head = [self.head(environ)]  # taken by the stream's first write, then let go
-        return self.takeover.take(lambda sock: pump(app, head, events, locale, sock))
+        chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
+        head = [self.head(environ, chunked)]  # taken by the stream's first write, then let go
+        return self.takeover.take(lambda sock: pump(app, head, events, locale, chunked, sock))
 
-    def head(self, environ) -> bytes:
+    def head(self, environ, chunked: bool) -> bytes:
         lines = [f"HTTP/1.1 {self.status}"]
         for name, value in self.get_wsgi_headers(environ).items():
             if name.lower() not in NOT_OURS:
                 lines.append(f"{name}: {value}")
         lines.append("Connection: close")
+        if chunked:  # as the servers send a stream: each event a chunk, read as it comes
+            lines.append("Transfer-Encoding: chunked")
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-def pump(app: Flask, head: list[bytes], events: Iterator[str], locale: str, sock) -> None:
+def pump(
+    app: Flask, head: list[bytes], events: Iterator[str], locale: str, chunked: bool, sock
+) -> None:
     """The stream's head, then its events, written on its socket until the stream ends or
     the page is gone."""
     sock.settimeout(WRITE_SECONDS)
@@ -96,8 +102,9 @@ def pump(app: Flask, head: list[bytes], events: Iterator[str], locale: str, sock
                 unsent = head.pop()
                 for piece in events:
                     if piece:
-                        sock.sendall(unsent + piece.encode())
+                        sock.sendall(unsent + framed(piece.encode(), chunked))
                         unsent = b""
+                sock.sendall(unsent + (LAST_CHUNK if chunked else b""))
             except OSError:  # the page is gone, or reads nothing (the timeout)
                 pass
             except Exception:  # noqa: BLE001  one stream's fault ends that stream only
@@ -106,3 +113,7 @@ def pump(app: Flask, head: list[bytes], events: Iterator[str], locale: str, sock
                 events.close()  # it stops following its game
     finally:
         sock.close()
+
+
+def framed(data: bytes, chunked: bool) -> bytes:
+    return b"%x\r\n%b\r\n" % (len(data), data) if chunked else data
