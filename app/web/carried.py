@@ -5,14 +5,13 @@ each request the takeover of its connection (app/serving.Takeover). A stream tak
 Flask's answer is made as for any request (status, headers, the session's cookie), then the
 stream writes that head itself and goes on in the connection's greenlet, after the request,
 its handler, Flask's contexts and the WSGI environ are gone. What an open page holds while
-it waits is then its stream (what it follows, how to draw it) and its socket: a few kB, not
-a request (about 20 kB).
+it waits is then its greenlet, its stream (what it follows, how to draw it) and its socket,
+not a request as well (about 20 kB more: docs/PERFORMANCE.md).
 
 The stream reads in its reader's language throughout; a drawing also needs a request (the
 reader's theme and time zone, the page's own links): it is drawn in one made from the
-headers that opened the stream. Under a server
-that offers no takeover (Flask's test client, another WSGI server), the stream is the
-request's answer as before (web/streams.py).
+headers that opened the stream. Under a server that offers no takeover (Flask's test
+client, another WSGI server), the stream is the request's answer as before (web/streams.py).
 """
 
 from __future__ import annotations

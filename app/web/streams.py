@@ -56,6 +56,7 @@ KEEPALIVE = 15
 RETRY_LATER_MS = (2000, 10000)  # when a stream cannot open now: come back in 2 to 10 s
 SETTLE = 0.3  # seconds a stream waits, at most, for the request that acted to be answered
 GONE = "event: gone\ndata: \n\n"  # what opened the stream no longer holds
+EVENTS = "text/event-stream"
 
 
 @dataclass
@@ -263,10 +264,9 @@ def stream(page: Page, path: str) -> Response:
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     if takeover is not None:
-        carried = CarriedStream(events(), takeover, reader[0], headers=headers)
-        carried.mimetype = "text/event-stream"
-        return carried
-    return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
+        locale = reader[0]
+        return CarriedStream(events(), takeover, locale, mimetype=EVENTS, headers=headers)
+    return Response(stream_with_context(events()), mimetype=EVENTS, headers=headers)
 
 
 def allowed_now(allowed: Callable[[], bool]) -> bool:
@@ -296,7 +296,7 @@ def retry_stream() -> Response:
     stream that only says when to come back, instead of an error status, after which
     EventSource would give up."""
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(retry_later(), mimetype="text/event-stream", headers=headers)
+    return Response(retry_later(), mimetype=EVENTS, headers=headers)
 
 
 class Gone(Exception):
