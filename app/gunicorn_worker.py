@@ -42,7 +42,7 @@ class Worker(GeventWorker):
 
     def offering(self, environ, start_response):
         takeover = self.offered.get(environ.get("gunicorn.socket"))
-        if takeover is not None:
+        if takeover is not None and environ.get("HTTP_VERSION") != "2":  # not an HTTP/2 stream
             environ[TAKEOVER] = takeover
         return self.flask(environ, start_response)
 
