@@ -161,12 +161,13 @@ class Takeover:
     def taken(self) -> bool:
         return self.stream is not None
 
-    def take(self, stream: Callable) -> HandedOver:
-        """Keep the connection for `stream(socket)`, run once the request is let go. The
-        server closes its own socket object: the stream gets a duplicate of it."""
+    def take(self, stream: Callable, status: str) -> HandedOver:
+        """Keep the connection for `stream(socket)`, run once the request is let go, whose
+        answer has `status`. The server closes its own socket object: the stream gets a
+        duplicate of it."""
         self.socket = self.socket.dup()
         self.stream = stream
-        return HandedOver("200 OK")
+        return HandedOver(status)
 
     def run(self) -> None:
         """The stream the connection was taken for, if any, until it ends (it closes the

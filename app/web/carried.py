@@ -20,6 +20,7 @@ import io
 import socket
 from collections.abc import Callable, Iterator
 from contextlib import suppress
+from functools import partial
 
 from flask import Flask, Response, current_app, g
 from flask_babel import force_locale
@@ -74,7 +75,8 @@ class CarriedStream(Response):
         app, events, locale = current_app._get_current_object(), self.events, self.locale
         chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
         head = [self.head(environ, chunked)]  # taken by the stream's first write, then let go
-        return self.takeover.take(lambda sock: pump(app, head, events, locale, chunked, sock))
+        stream = partial(pump, app, head, events, locale, chunked)  # then given the socket
+        return self.takeover.take(stream, self.status)
 
     def head(self, environ, chunked: bool) -> bytes:
         lines = [f"HTTP/1.1 {self.status}"]

@@ -57,6 +57,7 @@ RETRY_LATER_MS = (2000, 10000)  # when a stream cannot open now: come back in 2 
 SETTLE = 0.3  # seconds a stream waits, at most, for the request that acted to be answered
 GONE = "event: gone\ndata: \n\n"  # what opened the stream no longer holds
 EVENTS = "text/event-stream"
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # no cache, no proxy buffer
 
 
 @dataclass
@@ -262,11 +263,10 @@ def stream(page: Page, path: str) -> Response:
                 else:
                     yield ": still here\n\n"
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     if takeover is not None:
         locale = reader[0]
-        return CarriedStream(events(), takeover, locale, mimetype=EVENTS, headers=headers)
-    return Response(stream_with_context(events()), mimetype=EVENTS, headers=headers)
+        return CarriedStream(events(), takeover, locale, mimetype=EVENTS, headers=HEADERS)
+    return Response(stream_with_context(events()), mimetype=EVENTS, headers=HEADERS)
 
 
 def allowed_now(allowed: Callable[[], bool]) -> bool:
@@ -295,8 +295,7 @@ def retry_stream() -> Response:
     """The answer to a stream that cannot open now (no pooled connection, the deadline): a
     stream that only says when to come back, instead of an error status, after which
     EventSource would give up."""
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(retry_later(), mimetype=EVENTS, headers=headers)
+    return Response(retry_later(), mimetype=EVENTS, headers=HEADERS)
 
 
 class Gone(Exception):
