@@ -136,12 +136,15 @@ def test_open_live_pages_count_as_their_client_s_connections(capped):
 
 def test_a_stream_s_events_reach_a_plain_http_client_as_they_are_sent(served):
     """Each event goes out as a chunk of its own (HTTP/1.1), so a client that reads what has
-    come, 512 bytes at most at a time, gets a stream's first event at once, not once 512
-    bytes have come (the keep-alive comments would take minutes)."""
+    come, 512 bytes at most at a time, gets a stream's first event at once. The page here is
+    at the game's version already (`v=0`), so nothing else comes after that event until
+    something happens: unchunked, such a client would wait for 512 bytes of keep-alives."""
     game_id, key = served.new_game()
     token = served.player_tokens(game_id, key)[0]
-    with requests.get(f"{served.url}/p/{token}/live", stream=True, timeout=HANG_GUARD) as page:
+    address = f"{served.url}/p/{token}/live?v=0"
+    with requests.get(address, stream=True, timeout=HANG_GUARD) as page:
         assert page.headers["Content-Type"].startswith("text/event-stream")
+        assert page.headers.get("Transfer-Encoding") == "chunked"
         assert next(page.iter_lines(chunk_size=512)) == b"retry: 1000"
 
 
