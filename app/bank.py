@@ -58,6 +58,12 @@ def state_of(game: Game) -> GameState:
     return parsed[1]
 
 
+def known_state(game: Game, state: GameState) -> None:
+    """The game's snapshot is `state`, as the rules core just worked it out: `state_of` need
+    not parse it again."""
+    game.__dict__["_parsed_state"] = (game.state, state)
+
+
 def find(game_id: object) -> Game:
     game = db.session.get(Game, game_id) if isinstance(game_id, str) else None
     if game is None:
@@ -235,9 +241,12 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
     except BaseException:
         db.session.rollback()
         raise
+    known_state(game, outcome.state)  # the answer is drawn from the state just worked out
     if live.follows(game.id):
         snapshots.keep(game, outcome.state)  # what this process's live pages draw it from
-        logbook.appended(game, row, seats)  # and the newest rows they show
+    # The newest rows this process keeps move on without a read: for the live pages, and
+    # for the page the action's answer leads to.
+    logbook.appended(game, row, seats)
     live.bump(game.id, game.version, cash)
     hand_over()
     return Done(game, row, outcome)

@@ -1,23 +1,28 @@
 """A tap that stays on the page: a form that the page's own script posts (static/app.js, with
 the TAP header) is answered with the page its redirect leads to, in the same answer (one
 round trip fewer), and the page merges it in place; without the script the same form posts
-and is redirected as ever. Either way the streams that the action woke draw once the acting
-request is answered (bank.acting), so the banker's own page comes first."""
+and is redirected as ever. The page a tap's answer draws takes the game as the action left it
+(just committed) from the POST, instead of reading it again (`hand_over`, `handed_over`).
+Either way the streams that the action woke draw once the acting request is answered
+(bank.acting), so the banker's own page comes first."""
 
 from __future__ import annotations
 
 from io import BytesIO
 from urllib.parse import urlsplit
 
+from flask import request
 from werkzeug.datastructures import Headers
 from werkzeug.test import run_wsgi_app
 
 from ..bank import ACTING
+from ..models import Game, db
 
 TAP = "HTTP_X_TABLEBANK_TAP"  # X-Tablebank-Tap: 1, sent by static/app.js
 PAGE = "X-Tablebank-Page"  # the address of the page the answer shows (for the page's history)
 REDIRECTS = ("301", "302", "303", "307", "308")
 FORGOTTEN = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_X_TABLEBANK_TAP", ACTING)
+ACTED = "tablebank.acted"  # a tap's POST: the games its action left, for the page it leads to
 
 
 class StayOnPage:
@@ -36,6 +41,7 @@ class StayOnPage:
             answered(environ)
 
     def tap(self, environ, start_response):
+        environ[ACTED] = {}  # shared with the POST's copy and with the page that follows it
         body, status, headers = run_wsgi_app(self.app, environ, buffered=True)
         target = where(status, headers, environ)
         if target is None:
@@ -53,6 +59,23 @@ class StayOnPage:
         answer = self.app(followed, start)
         answered(followed)
         return answer
+
+
+def hand_over(game: Game) -> None:
+    """The game as a tap's action just left it (committed, every column loaded), for the page
+    the tap's answer draws; outside a tap, nothing."""
+    acted = request.environ.get(ACTED)
+    if acted is not None:
+        acted[game.id] = game
+
+
+def handed_over(game_id: str) -> Game | None:
+    """The game the tap's action left, if this request draws the page it leads to: put in
+    this request's session as it is (no read; what it has not loaded, it loads as ever)."""
+    game = (request.environ.get(ACTED) or {}).pop(game_id, None)
+    if game is not None:
+        db.session.add(game)
+    return game
 
 
 def answered(environ) -> None:

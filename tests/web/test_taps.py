@@ -12,10 +12,13 @@ import re
 import threading
 
 from flask import template_rendered
+from sqlalchemy import event
 from tablebank.live import Watcher, watcher
+from tablebank.models import db
 from tablebank.web import streams
 
 TAP = {"X-Tablebank-Tap": "1"}
+QUIET = ("BEGIN", "ROLLBACK")  # a transaction opened or ended reads nothing
 HANG = 30  # seconds before a test waiting on another thread gives up: a hang guard
 
 
@@ -45,6 +48,38 @@ def test_the_banner_of_a_tap_is_shown_once(table):
     answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
     assert 'class="flash done"' in answer.text
     assert 'class="flash done"' not in table.page(f"/g/{table.id}/")
+
+
+def test_the_page_a_tap_leads_to_reads_nothing_the_action_wrote(table, app):
+    """The dashboard a tap answers with is drawn from what its action left: the game as it
+    was committed and the log's newest rows move on from the POST, with no statement after
+    the action's COMMIT (each a round trip on PostgreSQL). It shows the same: the new
+    figure, the banner, the undo button naming the action."""
+    table.new_game()
+    table.page(f"/g/{table.id}/")  # the banker's dashboard, as before a tap
+    fields, run = pass_go(table), []
+    with app.app_context():
+        engine = db.engine
+
+    def statement(_conn, _cursor, sql, *_args) -> None:
+        run.append(sql.split()[0].upper())
+
+    def committed(_conn) -> None:
+        run.append("COMMIT")
+
+    event.listen(engine, "before_cursor_execute", statement)
+    event.listen(engine, "commit", committed)
+    try:
+        answer = table.client.post(f"/g/{table.id}/do", data=fields, headers=TAP)
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+        event.remove(engine, "commit", committed)
+    assert run.count("COMMIT") == 1 and "INSERT" in run  # the action, then the page
+    assert [sql for sql in run[run.index("COMMIT") + 1 :] if sql not in QUIET] == []
+    text = table.text(answer.text)
+    assert "$1,700" in text and "Ana collects $200 salary" in text
+    assert table.button(answer.text, "Undo") and "Undo: Ana collects $200 salary" in text
+    assert table.page(f"/g/{table.id}/").count("$1,700") == answer.text.count("$1,700")
 
 
 def test_without_javascript_the_same_form_is_redirected(table):
