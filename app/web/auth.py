@@ -23,7 +23,7 @@ from flask_babel import gettext
 from ..live import announce_keys, watcher
 from ..models import Game, db
 from ..serving import is_api
-from .taps import handed_over
+from .taps import passed_on
 
 SESSION_KEY = "bankers"  # {game id: fingerprint of the banker key this device was given}
 OLD_SESSION_KEY = "banker_of"  # before fingerprints: a list of game ids
@@ -75,7 +75,7 @@ def require_banker():
     game_id = (request.view_args or {}).get("game_id")
     if game_id is None:
         return None
-    game = handed_over(game_id) or db.session.get(Game, game_id)
+    game = passed_on(game_id) or db.session.get(Game, game_id)
     if game is None:
         abort(404)
     g.game = game  # loaded once: the view takes it from here (banker.load)

@@ -26,7 +26,7 @@ from .auth import banker_games, is_banker, remember_banker
 from .colours import make_legible
 from .pages import Option, back_to, expected_version, load, page, payload_from_form, previewed
 from .present import history_page, row_said, undo_target
-from .taps import hand_over
+from .taps import pass_on
 from .words import N_, refused, said
 
 bp = Blueprint("banker", __name__)
@@ -361,7 +361,7 @@ def quick(game_id: str, seat: int):
 def after(done, kind: str):
     """The result in the green message (with its undo), then the page the action leads to."""
     game_id = done.game.id
-    hand_over(done.game)  # the page the answer leads to draws the game as the action left it
+    pass_on(done.game)  # the page the answer leads to draws the game as the action left it
     text = said(done.action.lines, bank.edition_of(done.game), done.action.text, kind == UNDO)
     flash(_("Already done: %(what)s", what=text) if done.repeated else text, "done")
     state = bank.state_of(done.game)

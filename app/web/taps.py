@@ -2,7 +2,7 @@
 the TAP header) is answered with the page its redirect leads to, in the same answer (one
 round trip fewer), and the page merges it in place; without the script the same form posts
 and is redirected as ever. The page a tap's answer draws takes the game as the action left it
-(just committed) from the POST, instead of reading it again (`hand_over`, `handed_over`).
+(just committed) from the POST, instead of reading it again (`pass_on`, `passed_on`).
 Either way the streams that the action woke draw once the acting request is answered
 (bank.acting), so the banker's own page comes first."""
 
@@ -61,7 +61,7 @@ class StayOnPage:
         return answer
 
 
-def hand_over(game: Game) -> None:
+def pass_on(game: Game) -> None:
     """The game as a tap's action just left it (committed, every column loaded), for the page
     the tap's answer draws; outside a tap, nothing."""
     acted = request.environ.get(ACTED)
@@ -69,7 +69,7 @@ def hand_over(game: Game) -> None:
         acted[game.id] = game
 
 
-def handed_over(game_id: str) -> Game | None:
+def passed_on(game_id: str) -> Game | None:
     """The game the tap's action left, if this request draws the page it leads to: put in
     this request's session as it is (no read; what it has not loaded, it loads as ever)."""
     game = (request.environ.get(ACTED) or {}).pop(game_id, None)
