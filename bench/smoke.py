@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # name -> the command line after `python -m bench.<name>`
 SMOKES = {
     "tap": ["--smoke"],
+    "tap_server": ["--smoke"],
     "fanout": ["--smoke"],
     "load": ["--smoke"],
     "codes": ["--smoke"],
