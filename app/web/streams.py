@@ -35,7 +35,7 @@ from sqlalchemy import select, text
 from werkzeug.exceptions import HTTPException
 
 from .. import bank, db_setup, snapshots
-from ..db_setup import deadline_paused
+from ..db_setup import deadline_paused, reads_only
 from ..live import hand_over, keys_of, keys_sql, watcher
 from ..models import Game, Player, db
 from ..serving import TAKEOVER
@@ -309,7 +309,7 @@ def news(page: Page, key: tuple, version: int, csrf: str) -> tuple[int, str]:
     or key no longer opens it."""
 
     def draw(before: tuple | None) -> tuple[int, str | None, object]:
-        with drawing(current_app):
+        with drawing(current_app), reads_only():  # no transaction: no BEGIN, no ROLLBACK
             game = snapshots.at(page.game_id, version)
             if game is None:
                 raise Gone()

@@ -29,24 +29,39 @@ class Counted:
         self.by_page: list[bool] = []  # whether each statement was a stream's
         self.checkouts = 0
         self.templates: list[str] = []
+        self.begun = 0  # BEGINs sent by the streams (SQLite's are statements of their own)
+        self.in_transaction: list[bool] = []  # whether each of the streams' statements ran in one
 
     def __enter__(self):
         with self.app.app_context():
             self.engine = db.engine
         event.listen(self.engine, "before_cursor_execute", self.statement)
+        event.listen(self.engine, "after_cursor_execute", self.ran)
         event.listen(self.engine.pool, "checkout", self.checkout)
         template_rendered.connect(self.drawn, self.app)
         return self
 
     def __exit__(self, *_exc) -> None:
         event.remove(self.engine, "before_cursor_execute", self.statement)
+        event.remove(self.engine, "after_cursor_execute", self.ran)
         event.remove(self.engine.pool, "checkout", self.checkout)
         template_rendered.disconnect(self.drawn, self.app)
 
     def statement(self, _conn, _cursor, statement, *_args) -> None:
+        self.begun += statement.upper().startswith("BEGIN") and by_a_page()
         if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
             self.statements.append(" ".join(statement.split()))
-            self.by_page.append(threading.current_thread().name == PAGE)
+            self.by_page.append(by_a_page())
+
+    def ran(self, conn, _cursor, statement, *_args) -> None:
+        """After a stream's statement: whether the database holds a transaction open on its
+        connection (sqlite3 and psycopg each say it their way)."""
+        if by_a_page() and statement.split()[0].upper() not in ("BEGIN", "ROLLBACK"):
+            dbapi = conn.connection.dbapi_connection
+            if hasattr(dbapi, "in_transaction"):
+                self.in_transaction.append(dbapi.in_transaction)
+            else:
+                self.in_transaction.append(dbapi.info.transaction_status != 0)  # 0: IDLE
 
     def checkout(self, *_args) -> None:
         self.checkouts += 1
@@ -61,6 +76,10 @@ class Counted:
             for statement, by_page in zip(self.statements, self.by_page, strict=True)
             if re.search(rf"\bFROM {table}\b", statement, re.I) and (by_page or not pages_only)
         ]
+
+
+def by_a_page() -> bool:
+    return threading.current_thread().name == PAGE
 
 
 @pytest.fixture
@@ -195,6 +214,25 @@ def test_the_log_s_newest_rows_come_from_the_request_that_acted_else_one_read(
     newest = [s for s in counted.reading("action", pages_only=True) if "party.seat FROM" in s]
     assert len(newest) == 2  # once a version
     assert not [s for s in counted.reading("party") if "GROUP BY" in s]
+    for page in pages:
+        page.close()
+
+
+def test_a_stream_reads_a_new_version_outside_a_transaction(game, app, monkeypatch):
+    """News from another process (nothing kept here): the pages' reads (the game's row, the
+    newest rows, a phone's own history) each run on their own, with no BEGIN before them and
+    no ROLLBACK after: they name the version they read, whose rows never change."""
+    seen = version(game)
+    pages = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in (0, 1)]
+    pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
+    monkeypatch.setattr(logbook, "appended", lambda *_: None)  # as if done by another process
+    drawn = pay(game, 0)
+    snapshots._kept.clear()
+    with Counted(app) as counted:
+        assert {page.next_live()[0] for page in pages} == {drawn}
+    read = [s for s, by_page in zip(counted.statements, counted.by_page, strict=True) if by_page]
+    assert len(read) >= 3, read  # the game, its newest rows, the phone's own history
+    assert counted.begun == 0 and not any(counted.in_transaction), counted.statements
     for page in pages:
         page.close()
 
