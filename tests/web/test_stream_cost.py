@@ -237,6 +237,32 @@ def test_a_stream_reads_a_new_version_outside_a_transaction(game, app, monkeypat
         page.close()
 
 
+def sent_until_live(page: Opened) -> list[str]:
+    """The events a page is sent up to its next live part: their types."""
+    kinds = []
+    while not kinds or kinds[-1] != "live":
+        kinds += re.findall(r"^event: (\w+)", page.next(), re.M)
+    return kinds
+
+
+def test_a_phone_is_sent_the_cash_ahead_only_when_its_own_figure_moved(game, app):
+    """The cash the news carries goes ahead of the live part to a page that shows a figure
+    it changed: the table screen (every seat's), the phone of a seat paid; another phone's
+    figure did not move, and its live part alone follows (one write less per phone)."""
+    seen = version(game)
+    phones = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in (0, 1)]
+    screen = Opened(app.test_client(), game.screen() + "/live", seen)
+    pay(game, 1)  # each page now shows the figures of a version its stream knows
+    assert [sent_until_live(page) for page in (*phones, screen)] == [["cash", "live"]] * 3
+    for paid in (0, 0, 1):
+        pay(game, paid)
+        assert sent_until_live(screen) == ["cash", "live"]
+        for seat, phone in enumerate(phones):
+            assert sent_until_live(phone) == (["cash", "live"] if seat == paid else ["live"])
+    for page in (*phones, screen):
+        page.close()
+
+
 def test_what_several_pages_of_a_game_show_is_drawn_once_per_version(game, app):
     """Two table screens and two banker phones: the table's and the dashboard's live parts
     are drawn once each, and each banker phone still gets its own CSRF token and keys."""
