@@ -237,6 +237,41 @@ def test_a_stream_reads_a_new_version_outside_a_transaction(game, app, monkeypat
         page.close()
 
 
+def own_history_in(live_part: str) -> list[tuple[bool, str]]:
+    """A phone's own history as its live part shows it: (struck through, sentence), newest
+    first."""
+    listed = re.search(r'<ol class="list history">(.*?)</ol>', live_part, re.S)[1]
+    found = re.findall(r'<li class="(undone)?">(.*?) <span class="at">', listed)
+    return [(bool(undone), text) for undone, text in found]
+
+
+def test_a_phone_s_own_history_grows_from_the_newest_rows_without_a_read(game, app):
+    """A phone redrawn at a new version does not ask the database for its own history
+    again once its process drew it at an earlier one: the actions since come with the log's
+    newest rows (other seats' actions in between, an undo too). It shows what the log says."""
+    phone = Opened(app.test_client(), game.phone(0) + "/live", version(game))
+    for _ in range(3):
+        pay(game, 0)
+        phone.next_live()  # drawn, its own history read once
+    with Counted(app) as counted:
+        shown = []
+        for steps in ([0], [1, 2, 0], [0], ["undo"]):
+            for step in steps:
+                drawn = game.act("undo")["game"]["version"] if step == "undo" else pay(game, step)
+            at, html = phone.next_live()
+            while at < drawn:  # each version's part, drawn again or not
+                at, html = phone.next_live()
+            shown.append(own_history_in(html))
+    assert not [s for s in counted.reading("action", pages_only=True) if "party.seat =" in s]
+    phone.close()
+    assert [len(history) for history in shown] == [4, 5, 6, 7]  # Ana's own actions only
+    paid = "The bank pays Ana $10"
+    assert shown[-1][:2] == [(False, f"Undo: {paid}"), (True, paid)]  # the undo, what it undid
+    with app.app_context():
+        present._own.clear()  # what a fresh read of the log shows
+    assert own_history_in(game.page(game.phone(0) + "?fragment=1")) == shown[-1]
+
+
 def sent_until_live(page: Opened) -> list[str]:
     """The events a page is sent up to its next live part: their types."""
     kinds = []
