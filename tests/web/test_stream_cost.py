@@ -17,7 +17,9 @@ from tablebank.models import db
 from tablebank.rules import GameState
 from tablebank.web import present, streams
 
+from ..conftest import close_app, start_app
 from ..streams import PAGE, Opened
+from ..support import POSTGRES
 
 
 class Counted:
@@ -208,6 +210,7 @@ def test_the_log_s_newest_rows_come_from_the_request_that_acted_else_one_read(
             paid(seat)
     assert not [s for s in counted.reading("action", pages_only=True) if "party.seat FROM" in s]
     monkeypatch.setattr(logbook, "appended", lambda *_: None)  # as if done by another process
+    monkeypatch.setattr(logbook, "heard", lambda *_: None)  # whose news carried no row
     with Counted(app) as counted:
         for seat in (3, 4):
             paid(seat)
@@ -226,6 +229,7 @@ def test_a_stream_reads_a_new_version_outside_a_transaction(game, app, monkeypat
     pages = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in (0, 1)]
     pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
     monkeypatch.setattr(logbook, "appended", lambda *_: None)  # as if done by another process
+    monkeypatch.setattr(logbook, "heard", lambda *_: None)  # whose news carried no row
     drawn = pay(game, 0)
     snapshots._kept.clear()
     with Counted(app) as counted:
@@ -270,6 +274,35 @@ def test_a_phone_s_own_history_grows_from_the_newest_rows_without_a_read(game, a
     with app.app_context():
         present._own.clear()  # what a fresh read of the log shows
     assert own_history_in(game.page(game.phone(0) + "?fragment=1")) == shown[-1]
+
+
+@pytest.mark.skipif(not POSTGRES, reason="only PostgreSQL's news goes from process to process")
+def test_news_from_another_process_brings_the_new_row_so_its_pages_do_not_read_it(game, app):
+    """Pages in a process that did not act (a second app on the same database): the notice
+    of each new version carries its log row and the seats it concerns, so its pages read the
+    game's row and nothing of the log; a phone's own history and news say the action."""
+    other = start_app(app.config["SQLALCHEMY_DATABASE_URI"])
+    other.config["LIVE_SWEEP_SECONDS"] = 3600  # the news alone wakes its pages (no sweep)
+    try:
+        pages = [Opened(other.test_client(), game.phone(0) + "/live", version(game))]
+        pages.append(Opened(other.test_client(), game.screen() + "/live", version(game)))
+        pay(game, 0)
+        assert {page.next_live()[0] for page in pages} == {version(game)}  # the rows read once
+        with Counted(other) as counted:
+            for seat in (0, 1, 0):
+                drawn = pay(game, seat)
+                shown = [page.next_live() for page in pages]
+                assert {at for at, _ in shown} == {drawn}
+                assert f'data-key="a{drawn}"' in shown[1][1]  # the table's latest action
+        assert len(counted.reading("game", pages_only=True)) == 3  # its row, once a version
+        assert counted.reading("action", pages_only=True) == []
+        assert counted.reading("party", pages_only=True) == []
+        assert own_history_in(shown[0][1])[0] == (False, "The bank pays Ana $10")
+        for page in pages:
+            page.close()
+    finally:
+        watcher(other).stop()
+        close_app(other)
 
 
 def sent_until_live(page: Opened) -> list[str]:
