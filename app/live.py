@@ -13,7 +13,8 @@ wakes the streams here at once. The other processes hear of it from the database
 The news carries every player's cash as the edition prints it (not on SQLite across
 processes): a stream sends those figures at once, before it draws the live part, so a
 phone's balance changes without waiting for the drawing (or, under gevent, for the banker's
-dashboard being drawn in the same process at that moment).
+dashboard being drawn in the same process at that moment). On PostgreSQL it also carries the
+action's log row, so the pages of the other processes need not read it (logbook.heard).
 
 Either way the watcher re-reads those versions every SWEEP seconds, a safety net for news
 missed while its connection was down. A watcher that loses its connection logs it and
