@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta, timezone
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask, g, request
@@ -47,22 +48,13 @@ def register(app: Flask) -> None:
         """The time as the page says it, in the reader's zone when their browser told us
         (app.js keeps its offset in a cookie), else the banker's, else UTC, said so; app.js
         puts it in the reader's own zone where it differs."""
-        when = as_utc(value)
-        shown_in = request_zone()
-        try:
-            shown_in = shown_in or (ZoneInfo(zone) if zone else None)
-        except (ZoneInfoNotFoundError, ValueError):
-            shown_in = None
-        when = when.astimezone(shown_in) if shown_in else when
-        shown = when.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
-        return shown if shown_in else f"{shown} UTC"
+        return clock_in(value, zone, with_date, request_zone())
 
     @app.template_global()
     def when(value: datetime | str, zone: str | None = None, style: str = "time") -> Markup:
         """A time the page shows, which app.js puts in the reader's zone (a history shows
         dozens: a Python global, not a template macro, costs a tenth)."""
-        at, shown = escape(utc_iso(value)), escape(clock(value, zone, style == "date"))
-        return Markup(f'<time datetime="{at}" data-local="{escape(style)}">{shown}</time>')
+        return time_shown(value, zone, style, request_zone())
 
     @app.template_global()
     def latest_entry(game) -> dict | None:
@@ -129,3 +121,25 @@ def as_utc(value: datetime | str) -> datetime:
     """A stored time as UTC: a time without an offset (SQLite keeps none) is UTC already."""
     when = datetime.fromisoformat(value) if isinstance(value, str) else value
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+@lru_cache(maxsize=4096)
+def time_shown(value: datetime | str, zone: str | None, style: str, reader) -> Markup:
+    """`when`'s markup, worked out once per process for a time, zone and reader's zone: a
+    log row's time never changes, and live pages show the same rows again at every action."""
+    at = escape(as_utc(value).isoformat(timespec="seconds"))
+    shown = escape(clock_in(value, zone, style == "date", reader))
+    return Markup(f'<time datetime="{at}" data-local="{escape(style)}">{shown}</time>')
+
+
+def clock_in(value: datetime | str, zone: str | None, with_date: bool, reader) -> str:
+    """`clock` for a reader's zone (None: not known)."""
+    when = as_utc(value)
+    shown_in = reader
+    try:
+        shown_in = shown_in or (ZoneInfo(zone) if zone else None)
+    except (ZoneInfoNotFoundError, ValueError):
+        shown_in = None
+    when = when.astimezone(shown_in) if shown_in else when
+    shown = when.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
+    return shown if shown_in else f"{shown} UTC"

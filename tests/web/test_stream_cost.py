@@ -15,7 +15,7 @@ from tablebank import logbook, snapshots
 from tablebank.live import watcher
 from tablebank.models import db
 from tablebank.rules import GameState
-from tablebank.web import present, streams
+from tablebank.web import filters, present, streams
 
 from ..conftest import close_app, start_app
 from ..streams import PAGE, Opened
@@ -303,6 +303,33 @@ def test_news_from_another_process_brings_the_new_row_so_its_pages_do_not_read_i
     finally:
         watcher(other).stop()
         close_app(other)
+
+
+def test_a_time_live_pages_show_again_is_worked_out_once(game, app, monkeypatch):
+    """A phone's own history and the table screen's last actions show each action's time,
+    drawn again at every action: each time is worked out once in the process, so a new
+    action costs the pages one, its own, whatever they show."""
+    seen = version(game)
+    pages = [Opened(app.test_client(), game.phone(0) + "/live", seen)]
+    pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
+    for _ in range(2):
+        drawn = pay(game, 0)
+        assert {page.next_live()[0] for page in pages} == {drawn}
+    worked = []
+    original = filters.clock_in
+
+    def counting(*args):
+        worked.append(args[0])
+        return original(*args)
+
+    monkeypatch.setattr(filters, "clock_in", counting)
+    drawn = pay(game, 0)
+    shown = [page.next_live() for page in pages]
+    assert {at for at, _ in shown} == {drawn}
+    assert [html.count("<time ") for _, html in shown] == [3, 3]  # three actions each
+    assert len(worked) == 1  # the new action's time
+    for page in pages:
+        page.close()
 
 
 def sent_until_live(page: Opened) -> list[str]:
