@@ -13,6 +13,7 @@ from flask import Flask, g, request
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
+from ..i18n import translations
 from . import shared
 from .colours import ink_on, legible
 
@@ -56,6 +57,8 @@ def register(app: Flask) -> None:
         dozens: a Python global, not a template macro, costs a tenth)."""
         return time_shown(value, zone, style, request_zone())
 
+    app.add_template_global(news)
+
     @app.template_global()
     def latest_entry(game) -> dict | None:
         """The game's latest action in words (one row read), for a live page to say."""
@@ -74,21 +77,21 @@ def register(app: Flask) -> None:
     app.add_template_global(chip)
 
 
-def player_field(player, name: str):
+def field_of(player, name: str):
     return player.get(name) if isinstance(player, dict) else getattr(player, name)
 
 
 def mark(player) -> str:
     """The player's token letter (colours.marks, worked out for the page's game by
     pages.page), shown wherever their colour is."""
-    seat, found = player_field(player, "seat"), g.get("marks") or []
-    return found[seat] if seat < len(found) else player_field(player, "name")[:1].upper()
+    seat, found = field_of(player, "seat"), g.get("marks") or []
+    return found[seat] if seat < len(found) else field_of(player, "name")[:1].upper()
 
 
 def chip(player) -> Markup:
     """A player's colour as a round chip with their token letter (hidden from screen
     readers: the name is always written beside it)."""
-    colour = legible(player_field(player, "colour"))
+    colour = legible(field_of(player, "colour"))
     background, ink, letter = escape(colour), escape(ink_on(colour)), escape(mark(player))
     return Markup(  # an f-string: Markup.format goes through string.Formatter, 10x slower
         f'<span class="chip" style="background: {background}; color: {ink}" aria-hidden="true">'
@@ -143,3 +146,25 @@ def clock_in(value: datetime | str, zone: str | None, with_date: bool, reader) -
     when = when.astimezone(shown_in) if shown_in else when
     shown = when.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
     return shown if shown_in else f"{shown} UTC"
+
+
+def news(entry=None, auction=None, edition=None, yours: bool = False) -> Markup:
+    """What a live update says out loud (static/app.js reads it: each item whose key is new
+    is said once, in the page's polite live region): the latest action, "Your turn", an
+    auction. Every live part has it, drawn at every action: a Python global, not a macro."""
+    said = translations()
+    items = []
+    if entry:
+        seq, text = escape(field_of(entry, "seq")), escape(field_of(entry, "text"))
+        items.append(f'<li data-key="a{seq}">{text}</li>')
+    if yours:
+        items.append(f'<li data-key="yours">{said.ugettext("Your turn")}</li>')
+    if auction:
+        deed, building = field_of(auction, "deed"), field_of(auction, "building")
+        if deed is not None:
+            lot = escape(edition.spaces[deed].name)
+        else:
+            lot = said.ugettext("a hotel") if building == "hotel" else said.ugettext("a house")
+        key = f"auction-{escape(deed)}-{escape(building)}"
+        items.append(f'<li data-key="{key}">{said.ugettext("Auction:")} {lot}</li>')
+    return Markup(f"<ul data-news hidden>{''.join(items)}</ul>")
