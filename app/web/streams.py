@@ -77,7 +77,7 @@ class Page:
 
     def cash_shown(self, cash: list[str]) -> object:
         """What the page shows of every seat's cash."""
-        return cash if self.seat is None else cash[self.seat]
+        return cash[self.seat] if self.seat is not None and self.seat < len(cash) else cash
 
 
 def drawing(app) -> threading.BoundedSemaphore:
