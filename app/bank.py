@@ -19,7 +19,7 @@ from . import integrity, logbook, snapshots, writers
 from .db_setup import awaiting_commit
 from .inputs import clean_payload, clean_setup, clean_text
 from .live import announce, hand_over, watcher
-from .models import Action, Game, Player, db, new_game_id
+from .models import Action, Game, Player, db, new_game_id, now
 from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game
 from .rules.setup import RULES
 
@@ -279,6 +279,7 @@ def _append(
         text=outcome.text[:500],
         movements=[[m.payer, m.payee, m.amount] for m in outcome.movements],
         lines=outcome.lines,
+        created_at=now(),  # the news to the other processes carries it
     )
     undone = logbook.undo_target(game) if kind == UNDO else None
     seats = logbook.record(game, row, outcome.state, edition_of(game), undone)
@@ -286,7 +287,8 @@ def _append(
     integrity.seal(game)
     db.session.add(row)
     cash = cash_of(game)
-    announce(db.session, game.id, game.version, cash)  # sent at commit, never if rolled back
+    # Sent at commit, never if rolled back; with the row, so other processes need not read it.
+    announce(db.session, game.id, game.version, cash, row, seats)
     return row, cash, seats
 
 

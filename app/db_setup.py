@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 
 from flask import Flask, current_app, g, has_request_context
 from sqlalchemy import event, exc, text
@@ -40,10 +41,36 @@ def _sqlite_connect(dbapi_connection, _record) -> None:
 
 @event.listens_for(Engine, "begin")
 def _sqlite_begin(connection) -> None:
-    if connection.dialect.name == "sqlite":
+    if connection.dialect.name == "sqlite" and not connection.get_execution_options().get(
+        "reads_only"
+    ):
         # A write takes the lock before it reads, so two writers never interleave.
         immediate = connection.get_execution_options().get("sqlite_immediate")
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+_reads_only: ContextVar[bool] = ContextVar("reads_only", default=False)
+
+
+@contextmanager
+def reads_only() -> Iterator[None]:
+    """Reads that need no transaction around them (a live page's, at a new version: each asks
+    for rows at a version it names, and rows of a version never change): the connections
+    taken meanwhile read in autocommit, so no BEGIN and no ROLLBACK go to the database with
+    them (on PostgreSQL, two round trips fewer in each process that draws)."""
+    token = _reads_only.set(True)
+    try:
+        yield
+    finally:
+        _reads_only.reset(token)
+
+
+@event.listens_for(Engine, "engine_connect")
+def _autocommit_reads(connection) -> None:
+    if _reads_only.get():
+        connection.execution_options(reads_only=True)
+        if connection.dialect.name != "sqlite":  # SQLite's connections are always autocommit
+            connection.execution_options(isolation_level="AUTOCOMMIT")
 
 
 # A pooled PostgreSQL connection may have outlived a database restart. One that was in use a

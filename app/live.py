@@ -13,7 +13,8 @@ wakes the streams here at once. The other processes hear of it from the database
 The news carries every player's cash as the edition prints it (not on SQLite across
 processes): a stream sends those figures at once, before it draws the live part, so a
 phone's balance changes without waiting for the drawing (or, under gevent, for the banker's
-dashboard being drawn in the same process at that moment).
+dashboard being drawn in the same process at that moment). On PostgreSQL it also carries the
+action's log row, so the pages of the other processes need not read it (logbook.heard).
 
 Either way the watcher re-reads those versions every SWEEP seconds, a safety net for news
 missed while its connection was down. A watcher that loses its connection logs it and
@@ -42,6 +43,7 @@ from contextlib import contextmanager
 from flask import Flask
 from sqlalchemy import text
 
+from . import logbook
 from .models import db
 
 CHANNEL = "tablebank"
@@ -49,6 +51,7 @@ TICK = 0.02  # seconds between two looks at SQLite's commit counter
 SWEEP = 10.0  # seconds between two reads of every followed version (LIVE_SWEEP_SECONDS)
 LISTEN_WAIT = 1.0  # seconds a PostgreSQL watcher waits for notices before looking around
 IN_CHUNKS = 500  # game ids per query when reading versions
+NOTICE_MOST = 8000  # bytes: PostgreSQL refuses a longer notice
 RECENT = 1024  # news of games no page follows, kept for the pages about to open
 # A game's keys as a sweep reads them: its banker key and its players' tokens; a new one
 # wakes the game's streams to check what opened them.
@@ -62,10 +65,15 @@ FINGERPRINT = {
 _making = threading.Lock()
 
 
-def announce(session, game_id: str, version: int, cash: list[str]) -> None:
-    """Tell the other processes, inside the action's transaction (PostgreSQL only)."""
+def announce(session, game_id: str, version: int, cash: list[str], row=None, seats=()) -> None:
+    """Tell the other processes, inside the action's transaction (PostgreSQL only). The
+    version's log row and the seats it concerns (logbook.news_of) go on a line of their own
+    when the notice stays within PostgreSQL's bound: the pages there need not read it."""
     if session.get_bind().dialect.name == "postgresql":
         news = f"{game_id} {version} {json.dumps(cash, ensure_ascii=False)}"
+        carried = "" if row is None else logbook.news_of(row, seats)
+        if carried and len(news.encode()) + len(carried.encode()) < NOTICE_MOST:
+            news = f"{news}\n{carried}"
         session.execute(
             text("SELECT pg_notify(:channel, :news)"), {"channel": CHANNEL, "news": news}
         )
@@ -104,7 +112,7 @@ def heard_keys(payload: str) -> str | None:
 
 def heard(payload: str) -> tuple[str, int, list[str] | None] | None:
     """A notice's game, version and cash; None for a notice that is not ours."""
-    game_id, _, rest = payload.partition(" ")
+    game_id, _, rest = payload.partition("\n")[0].partition(" ")
     version, _, cash = rest.partition(" ")
     if not version.isdigit():
         return None
@@ -371,6 +379,9 @@ class Watcher:
                 for notice in connection.notifies(timeout=LISTEN_WAIT):
                     news = heard(notice.payload)
                     if news is not None:
+                        row = notice.payload.partition("\n")[2]
+                        if row and self.follows(news[0]):  # its pages' newest rows, unread
+                            logbook.heard(news[0], news[1], row)
                         self.bump(*news)
                     elif (revoked := heard_keys(notice.payload)) is not None:
                         self.revoke(revoked)

@@ -23,6 +23,7 @@ import zlib
 from collections import namedtuple
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import bindparam, delete, func, select
 
@@ -231,13 +232,41 @@ def read_newest(game: Game) -> Newest:
 def appended(game: Game, row: Action, seats: set[int]) -> None:
     """The row of the game's latest action, just committed by this process, with the seats
     it concerns: the newest rows kept for the version before it move on without a read."""
-    earlier = _newest.get(game.id)
-    if earlier is None or earlier.version != game.version - 1:
+    moved_on(game.id, game.version, Shown(*(getattr(row, name) for name in Shown._fields)), seats)
+
+
+def moved_on(game_id: str, version: int, row: Shown, seats: Iterable[int]) -> None:
+    earlier = _newest.get(game_id)
+    if earlier is None or earlier.version != version - 1 or row.seq != version:
         return
-    rows = [Shown(*(getattr(row, name) for name in Shown._fields)), *earlier.rows]
-    rows = rows[:KEPT_NEWEST]
+    rows = [row, *earlier.rows][:KEPT_NEWEST]
     known = {**earlier.seats, row.seq: frozenset(seats)}
-    _newest.keep(game.id, Newest(game.version, rows, {r.seq: known[r.seq] for r in rows}))
+    _newest.keep(game_id, Newest(version, rows, {r.seq: known[r.seq] for r in rows}))
+
+
+CARRIED = tuple(name for name in Shown._fields if name != "game_id")  # what the news carries
+
+
+def news_of(row: Action, seats: Iterable[int]) -> str:
+    """The row of a new version and the seats it concerns, as the news to the other
+    processes carries it (JSON; the row's time set before it is written)."""
+    fields = {name: getattr(row, name) for name in CARRIED}
+    fields["created_at"] = row.created_at.isoformat()
+    return json.dumps({**fields, "seats": sorted(seats)}, ensure_ascii=False)
+
+
+def heard(game_id: str, version: int, news: str) -> None:
+    """The row of a game's new version, as another process's news carried it: the newest
+    rows this process keeps for the game move on without a read. News it cannot read is
+    passed over (the rows are read when a page needs them)."""
+    try:
+        fields = json.loads(news)
+        seats = [int(seat) for seat in fields.pop("seats")]
+        fields["created_at"] = datetime.fromisoformat(fields["created_at"])
+        row = Shown(game_id=game_id, **{name: fields[name] for name in CARRIED})
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return
+    moved_on(game_id, version, row, seats)
 
 
 def latest_own(game: Game) -> dict[int, int]:

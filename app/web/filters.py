@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta, timezone
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask, g, request
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
+from ..i18n import translations
 from . import shared
 from .colours import ink_on, legible
 
@@ -47,22 +49,15 @@ def register(app: Flask) -> None:
         """The time as the page says it, in the reader's zone when their browser told us
         (app.js keeps its offset in a cookie), else the banker's, else UTC, said so; app.js
         puts it in the reader's own zone where it differs."""
-        when = as_utc(value)
-        shown_in = request_zone()
-        try:
-            shown_in = shown_in or (ZoneInfo(zone) if zone else None)
-        except (ZoneInfoNotFoundError, ValueError):
-            shown_in = None
-        when = when.astimezone(shown_in) if shown_in else when
-        shown = when.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
-        return shown if shown_in else f"{shown} UTC"
+        return clock_in(value, zone, with_date, request_zone())
 
     @app.template_global()
     def when(value: datetime | str, zone: str | None = None, style: str = "time") -> Markup:
         """A time the page shows, which app.js puts in the reader's zone (a history shows
         dozens: a Python global, not a template macro, costs a tenth)."""
-        at, shown = escape(utc_iso(value)), escape(clock(value, zone, style == "date"))
-        return Markup(f'<time datetime="{at}" data-local="{escape(style)}">{shown}</time>')
+        return time_shown(value, zone, style, request_zone())
+
+    app.add_template_global(news)
 
     @app.template_global()
     def latest_entry(game) -> dict | None:
@@ -82,21 +77,21 @@ def register(app: Flask) -> None:
     app.add_template_global(chip)
 
 
-def player_field(player, name: str):
+def field_of(player, name: str):
     return player.get(name) if isinstance(player, dict) else getattr(player, name)
 
 
 def mark(player) -> str:
     """The player's token letter (colours.marks, worked out for the page's game by
     pages.page), shown wherever their colour is."""
-    seat, found = player_field(player, "seat"), g.get("marks") or []
-    return found[seat] if seat < len(found) else player_field(player, "name")[:1].upper()
+    seat, found = field_of(player, "seat"), g.get("marks") or []
+    return found[seat] if seat < len(found) else field_of(player, "name")[:1].upper()
 
 
 def chip(player) -> Markup:
     """A player's colour as a round chip with their token letter (hidden from screen
     readers: the name is always written beside it)."""
-    colour = legible(player_field(player, "colour"))
+    colour = legible(field_of(player, "colour"))
     background, ink, letter = escape(colour), escape(ink_on(colour)), escape(mark(player))
     return Markup(  # an f-string: Markup.format goes through string.Formatter, 10x slower
         f'<span class="chip" style="background: {background}; color: {ink}" aria-hidden="true">'
@@ -129,3 +124,47 @@ def as_utc(value: datetime | str) -> datetime:
     """A stored time as UTC: a time without an offset (SQLite keeps none) is UTC already."""
     when = datetime.fromisoformat(value) if isinstance(value, str) else value
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+@lru_cache(maxsize=4096)
+def time_shown(value: datetime | str, zone: str | None, style: str, reader) -> Markup:
+    """`when`'s markup, worked out once per process for a time, zone and reader's zone: a
+    log row's time never changes, and live pages show the same rows again at every action."""
+    at = escape(as_utc(value).isoformat(timespec="seconds"))
+    shown = escape(clock_in(value, zone, style == "date", reader))
+    return Markup(f'<time datetime="{at}" data-local="{escape(style)}">{shown}</time>')
+
+
+def clock_in(value: datetime | str, zone: str | None, with_date: bool, reader) -> str:
+    """`clock` for a reader's zone (None: not known)."""
+    when = as_utc(value)
+    shown_in = reader
+    try:
+        shown_in = shown_in or (ZoneInfo(zone) if zone else None)
+    except (ZoneInfoNotFoundError, ValueError):
+        shown_in = None
+    when = when.astimezone(shown_in) if shown_in else when
+    shown = when.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
+    return shown if shown_in else f"{shown} UTC"
+
+
+def news(entry=None, auction=None, edition=None, yours: bool = False) -> Markup:
+    """What a live update says out loud (static/app.js reads it: each item whose key is new
+    is said once, in the page's polite live region): the latest action, "Your turn", an
+    auction. Every live part has it, drawn at every action: a Python global, not a macro."""
+    said = translations()
+    items = []
+    if entry:
+        seq, text = escape(field_of(entry, "seq")), escape(field_of(entry, "text"))
+        items.append(f'<li data-key="a{seq}">{text}</li>')
+    if yours:
+        items.append(f'<li data-key="yours">{said.ugettext("Your turn")}</li>')
+    if auction:
+        deed, building = field_of(auction, "deed"), field_of(auction, "building")
+        if deed is not None:
+            lot = escape(edition.spaces[deed].name)
+        else:
+            lot = said.ugettext("a hotel") if building == "hotel" else said.ugettext("a house")
+        key = f"auction-{escape(deed)}-{escape(building)}"
+        items.append(f'<li data-key="{key}">{said.ugettext("Auction:")} {lot}</li>')
+    return Markup(f"<ul data-news hidden>{''.join(items)}</ul>")

@@ -17,7 +17,7 @@ from . import turns
 from .args import arg, whole
 from .pages import expected_version, page, payload_from_form, player_by_token, previewed
 from .phone_money import take_back_offer
-from .present import game_view, history, history_page, latest_own, standings
+from .present import game_view, history_page, latest_own, own_history, standings
 from .words import refused, said
 
 bp = Blueprint("phone", __name__)
@@ -69,7 +69,7 @@ def player_page(token: str):
 
 def player_part(game: Game, seat: int, token: str, fragment: bool = True) -> str:
     """The player's page, or only its live part (`fragment`: what its stream sends)."""
-    context = {**own_context(game, seat), "mine": history(game, limit=OWN_HISTORY, seat=seat)}
+    context = {**own_context(game, seat), "mine": own_history(game, seat, OWN_HISTORY)}
     pad_to = url_for("phone.player_turn", token=token)
     template = "player_live.html" if fragment else "phone.html"
     return page(template, game, token=token, pad_to=pad_to, **context)

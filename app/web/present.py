@@ -195,6 +195,42 @@ def grown(game: Game, earlier: tuple[int, dict[int, int]] | None) -> tuple[int, 
     return game.version, latest
 
 
+OWN_KEPT = 512  # players' own histories kept per process (a few kB each), least recent out
+# (game id, seat, language, length) -> (version, the seat's newest actions then, newest first,
+# each as its history shows it: seq, the action it undoes, time, sentence)
+_own: Kept[tuple[int, tuple]] = Kept(OWN_KEPT, lambda kept: kept[0])
+
+
+def own_history(game: Game, seat: int, limit: int) -> list[dict]:
+    """The `limit` newest actions that concern `seat`, as a phone shows them (`history` with
+    a seat, without the payloads): worked out from what this process showed at an earlier
+    version and the log's newest rows when every action since is among them, else read."""
+    key = (game.id, seat, locale_name(), limit)
+    kept = _own.at(key, game.version, lambda earlier: own_grown(game, seat, limit, earlier))
+    if kept[0] != game.version:  # an older game object than the one kept
+        return history(game, limit=limit, seat=seat)
+    undone = {undoes for _, undoes, _, _ in kept[1] if undoes is not None}
+    return [
+        {"seq": seq, "text": text, "at": at, "undone": seq in undone}
+        for seq, _, at, text in kept[1]
+    ]
+
+
+def own_grown(game: Game, seat: int, limit: int, earlier: tuple | None) -> tuple[int, tuple]:
+    edition = edition_of(game)
+    if earlier is None or earlier[0] < game.version - NEWEST:
+        rows = logbook.own_page_of(game, seat, None, limit)
+        return game.version, tuple(own_entry(row, edition) for row in rows)
+    found = newest(game)
+    since = [r for r in found.rows if r.seq > earlier[0] and seat in found.seats.get(r.seq, ())]
+    return game.version, (*(own_entry(row, edition) for row in since), *earlier[1])[:limit]
+
+
+def own_entry(row, edition: Edition) -> tuple:
+    undoes = row.undoes if row.kind == UNDO else None
+    return row.seq, undoes, row.created_at.isoformat(), row_said(row, edition)
+
+
 def undo_target(game: Game):
     """The action the next undo takes back: the newest row when it still stands (the read the
     page's latest entry makes), else the row the log's undo chain names."""

@@ -35,7 +35,7 @@ from sqlalchemy import select, text
 from werkzeug.exceptions import HTTPException
 
 from .. import bank, db_setup, snapshots
-from ..db_setup import deadline_paused
+from ..db_setup import deadline_paused, reads_only
 from ..live import hand_over, keys_of, keys_sql, watcher
 from ..models import Game, Player, db
 from ..serving import TAKEOVER
@@ -73,6 +73,11 @@ class Page:
     draw: Callable[[Game], str]
     allowed: Callable[[], bool]
     signature: Callable[[Game], object] | None = None  # what it shows, when it can say
+    seat: int | None = None  # a player's phone: the one seat whose cash it shows (None: all)
+
+    def cash_shown(self, cash: list[str]) -> object:
+        """What the page shows of every seat's cash."""
+        return cash[self.seat] if self.seat is not None and self.seat < len(cash) else cash
 
 
 def drawing(app) -> threading.BoundedSemaphore:
@@ -143,6 +148,7 @@ def player_live(token: str):
             lambda game: player_part(game, seat, token),
             lambda: token_holds(Player.token, token),
             lambda game: player_signature(game, seat),
+            seat,
         ),
         url_for("phone.player_page", token=token),
     )
@@ -237,6 +243,7 @@ def stream(page: Page, path: str) -> Response:
                 return
             live.bump(page.game_id, page.version)  # what happened before we followed
             last, stop = seen, time.monotonic() + STREAM_SECONDS
+            shows = None  # the cash the page shows, when the stream knows it
             while time.monotonic() < stop and not live.stopped.is_set():
                 # Nothing is written for it, but the server's loop and werkzeug's would hold the
                 # last piece they were given (a live part, kBs) while the stream waits.
@@ -248,11 +255,13 @@ def stream(page: Page, path: str) -> Response:
                         yield GONE
                         return
                 if version > last:
-                    if cash is not None:
+                    shown = None if cash is None else page.cash_shown(cash)
+                    if shown is not None and shown != shows:  # a figure it shows changed
                         yield cash_event(version, cash)  # sent before the drawing starts
                         hand_over()
                     live.settle(followed, SETTLE)  # the page that acted is answered first
                     last, event = news(page, key, version, csrf)
+                    shows = shown if event.startswith(f"id: {version}\nevent: live") else None
                     if event is GONE:
                         yield GONE
                         return
@@ -309,7 +318,7 @@ def news(page: Page, key: tuple, version: int, csrf: str) -> tuple[int, str]:
     or key no longer opens it."""
 
     def draw(before: tuple | None) -> tuple[int, str | None, object]:
-        with drawing(current_app):
+        with drawing(current_app), reads_only():  # no transaction: no BEGIN, no ROLLBACK
             game = snapshots.at(page.game_id, version)
             if game is None:
                 raise Gone()

@@ -6,8 +6,10 @@ from __future__ import annotations
 import http.client
 import json
 import re
+from datetime import UTC, datetime
 
 import pytest
+from tablebank import logbook
 from tablebank.live import heard
 
 from ..servers import HANG_GUARD, Server
@@ -158,3 +160,22 @@ def test_a_notice_gives_its_game_version_and_cash_and_a_stray_one_is_passed_over
     assert heard("Ab-1 7 [1500]") == ("Ab-1", 7, None)  # not figures as printed: no cash
     assert heard("Ab-1 7 [broken") == ("Ab-1", 7, None)
     assert heard("Ab-1 seven") is None and heard("") is None
+    row = '{"seq": 7, "kind": "bank_pay", "text": "The bank pays Ana $10", "seats": [0]}'
+    assert heard(f'Ab-1 7 ["$1,510"]\n{row}') == ("Ab-1", 7, ["$1,510"])  # the row on its line
+
+
+def test_the_row_a_notice_carries_moves_the_newest_rows_on_and_a_stray_one_is_passed_over():
+    """The newest rows kept for a game move on with the row a notice carries (as the log
+    keeps it), and only with one that says all a history shows."""
+    newest = logbook.Newest(6, [], {})
+    logbook._newest.keep("Ab-1", newest)
+    for news in ("not JSON", '{"seq": 7, "seats": [0]}', '{"seats": "0"}', "[]"):
+        logbook.heard("Ab-1", 7, news)
+        assert logbook._newest.get("Ab-1") is newest
+    lines = [["the bank pays {player} {amount:money}", {"player": "Ana", "amount": 10}]]
+    row = logbook.Shown(
+        "Ab-1", 7, "bank_pay", {"player": 0, "amount": 10}, "api", datetime.now(UTC),
+        "The bank pays Ana $10", lines, [[None, 0, 10]], None,
+    )  # fmt: skip
+    logbook.heard("Ab-1", 7, logbook.news_of(row, {0}))
+    assert logbook._newest.get("Ab-1") == logbook.Newest(7, [row], {7: frozenset({0})})

@@ -15,9 +15,11 @@ from tablebank import logbook, snapshots
 from tablebank.live import watcher
 from tablebank.models import db
 from tablebank.rules import GameState
-from tablebank.web import present, streams
+from tablebank.web import filters, present, streams
 
+from ..conftest import close_app, start_app
 from ..streams import PAGE, Opened
+from ..support import POSTGRES
 
 
 class Counted:
@@ -29,24 +31,39 @@ class Counted:
         self.by_page: list[bool] = []  # whether each statement was a stream's
         self.checkouts = 0
         self.templates: list[str] = []
+        self.begun = 0  # BEGINs sent by the streams (SQLite's are statements of their own)
+        self.in_transaction: list[bool] = []  # whether each of the streams' statements ran in one
 
     def __enter__(self):
         with self.app.app_context():
             self.engine = db.engine
         event.listen(self.engine, "before_cursor_execute", self.statement)
+        event.listen(self.engine, "after_cursor_execute", self.ran)
         event.listen(self.engine.pool, "checkout", self.checkout)
         template_rendered.connect(self.drawn, self.app)
         return self
 
     def __exit__(self, *_exc) -> None:
         event.remove(self.engine, "before_cursor_execute", self.statement)
+        event.remove(self.engine, "after_cursor_execute", self.ran)
         event.remove(self.engine.pool, "checkout", self.checkout)
         template_rendered.disconnect(self.drawn, self.app)
 
     def statement(self, _conn, _cursor, statement, *_args) -> None:
+        self.begun += statement.upper().startswith("BEGIN") and by_a_page()
         if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
             self.statements.append(" ".join(statement.split()))
-            self.by_page.append(threading.current_thread().name == PAGE)
+            self.by_page.append(by_a_page())
+
+    def ran(self, conn, _cursor, statement, *_args) -> None:
+        """After a stream's statement: whether the database holds a transaction open on its
+        connection (sqlite3 and psycopg each say it their way)."""
+        if by_a_page() and statement.split()[0].upper() not in ("BEGIN", "ROLLBACK"):
+            dbapi = conn.connection.dbapi_connection
+            if hasattr(dbapi, "in_transaction"):
+                self.in_transaction.append(dbapi.in_transaction)
+            else:
+                self.in_transaction.append(dbapi.info.transaction_status != 0)  # 0: IDLE
 
     def checkout(self, *_args) -> None:
         self.checkouts += 1
@@ -61,6 +78,10 @@ class Counted:
             for statement, by_page in zip(self.statements, self.by_page, strict=True)
             if re.search(rf"\bFROM {table}\b", statement, re.I) and (by_page or not pages_only)
         ]
+
+
+def by_a_page() -> bool:
+    return threading.current_thread().name == PAGE
 
 
 @pytest.fixture
@@ -189,6 +210,7 @@ def test_the_log_s_newest_rows_come_from_the_request_that_acted_else_one_read(
             paid(seat)
     assert not [s for s in counted.reading("action", pages_only=True) if "party.seat FROM" in s]
     monkeypatch.setattr(logbook, "appended", lambda *_: None)  # as if done by another process
+    monkeypatch.setattr(logbook, "heard", lambda *_: None)  # whose news carried no row
     with Counted(app) as counted:
         for seat in (3, 4):
             paid(seat)
@@ -196,6 +218,143 @@ def test_the_log_s_newest_rows_come_from_the_request_that_acted_else_one_read(
     assert len(newest) == 2  # once a version
     assert not [s for s in counted.reading("party") if "GROUP BY" in s]
     for page in pages:
+        page.close()
+
+
+def test_a_stream_reads_a_new_version_outside_a_transaction(game, app, monkeypatch):
+    """News from another process (nothing kept here): the pages' reads (the game's row, the
+    newest rows, a phone's own history) each run on their own, with no BEGIN before them and
+    no ROLLBACK after: they name the version they read, whose rows never change."""
+    seen = version(game)
+    pages = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in (0, 1)]
+    pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
+    monkeypatch.setattr(logbook, "appended", lambda *_: None)  # as if done by another process
+    monkeypatch.setattr(logbook, "heard", lambda *_: None)  # whose news carried no row
+    drawn = pay(game, 0)
+    snapshots._kept.clear()
+    with Counted(app) as counted:
+        assert {page.next_live()[0] for page in pages} == {drawn}
+    read = [s for s, by_page in zip(counted.statements, counted.by_page, strict=True) if by_page]
+    assert len(read) >= 3, read  # the game, its newest rows, the phone's own history
+    assert counted.begun == 0 and not any(counted.in_transaction), counted.statements
+    for page in pages:
+        page.close()
+
+
+def own_history_in(live_part: str) -> list[tuple[bool, str]]:
+    """A phone's own history as its live part shows it: (struck through, sentence), newest
+    first."""
+    listed = re.search(r'<ol class="list history">(.*?)</ol>', live_part, re.S)[1]
+    found = re.findall(r'<li class="(undone)?">(.*?) <span class="at">', listed)
+    return [(bool(undone), text) for undone, text in found]
+
+
+def test_a_phone_s_own_history_grows_from_the_newest_rows_without_a_read(game, app):
+    """A phone redrawn at a new version does not ask the database for its own history
+    again once its process drew it at an earlier one: the actions since come with the log's
+    newest rows (other seats' actions in between, an undo too). It shows what the log says."""
+    phone = Opened(app.test_client(), game.phone(0) + "/live", version(game))
+    for _ in range(3):
+        pay(game, 0)
+        phone.next_live()  # drawn, its own history read once
+    with Counted(app) as counted:
+        shown = []
+        for steps in ([0], [1, 2, 0], [0], ["undo"]):
+            for step in steps:
+                drawn = game.act("undo")["game"]["version"] if step == "undo" else pay(game, step)
+            at, html = phone.next_live()
+            while at < drawn:  # each version's part, drawn again or not
+                at, html = phone.next_live()
+            shown.append(own_history_in(html))
+    assert not [s for s in counted.reading("action", pages_only=True) if "party.seat =" in s]
+    phone.close()
+    assert [len(history) for history in shown] == [4, 5, 6, 7]  # Ana's own actions only
+    paid = "The bank pays Ana $10"
+    assert shown[-1][:2] == [(False, f"Undo: {paid}"), (True, paid)]  # the undo, what it undid
+    with app.app_context():
+        present._own.clear()  # what a fresh read of the log shows
+    assert own_history_in(game.page(game.phone(0) + "?fragment=1")) == shown[-1]
+
+
+@pytest.mark.skipif(not POSTGRES, reason="only PostgreSQL's news goes from process to process")
+def test_news_from_another_process_brings_the_new_row_so_its_pages_do_not_read_it(game, app):
+    """Pages in a process that did not act (a second app on the same database): the notice
+    of each new version carries its log row and the seats it concerns, so its pages read the
+    game's row and nothing of the log; a phone's own history and news say the action."""
+    other = start_app(app.config["SQLALCHEMY_DATABASE_URI"])
+    other.config["LIVE_SWEEP_SECONDS"] = 3600  # the news alone wakes its pages (no sweep)
+    try:
+        pages = [Opened(other.test_client(), game.phone(0) + "/live", version(game))]
+        pages.append(Opened(other.test_client(), game.screen() + "/live", version(game)))
+        pay(game, 0)
+        assert {page.next_live()[0] for page in pages} == {version(game)}  # the rows read once
+        with Counted(other) as counted:
+            for seat in (0, 1, 0):
+                drawn = pay(game, seat)
+                shown = [page.next_live() for page in pages]
+                assert {at for at, _ in shown} == {drawn}
+                assert f'data-key="a{drawn}"' in shown[1][1]  # the table's latest action
+        assert len(counted.reading("game", pages_only=True)) == 3  # its row, once a version
+        assert counted.reading("action", pages_only=True) == []
+        assert counted.reading("party", pages_only=True) == []
+        assert own_history_in(shown[0][1])[0] == (False, "The bank pays Ana $10")
+        for page in pages:
+            page.close()
+    finally:
+        watcher(other).stop()
+        close_app(other)
+
+
+def test_a_time_live_pages_show_again_is_worked_out_once(game, app, monkeypatch):
+    """A phone's own history and the table screen's last actions show each action's time,
+    drawn again at every action: each time is worked out once in the process, so a new
+    action costs the pages one, its own, whatever they show."""
+    seen = version(game)
+    pages = [Opened(app.test_client(), game.phone(0) + "/live", seen)]
+    pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
+    for _ in range(2):
+        drawn = pay(game, 0)
+        assert {page.next_live()[0] for page in pages} == {drawn}
+    worked = []
+    original = filters.clock_in
+
+    def counting(*args):
+        worked.append(args[0])
+        return original(*args)
+
+    monkeypatch.setattr(filters, "clock_in", counting)
+    drawn = pay(game, 0)
+    shown = [page.next_live() for page in pages]
+    assert {at for at, _ in shown} == {drawn}
+    assert [html.count("<time ") for _, html in shown] == [3, 3]  # three actions each
+    assert len(worked) == 1  # the new action's time
+    for page in pages:
+        page.close()
+
+
+def sent_until_live(page: Opened) -> list[str]:
+    """The events a page is sent up to its next live part: their types."""
+    kinds = []
+    while not kinds or kinds[-1] != "live":
+        kinds += re.findall(r"^event: (\w+)", page.next(), re.M)
+    return kinds
+
+
+def test_a_phone_is_sent_the_cash_ahead_only_when_its_own_figure_moved(game, app):
+    """The cash the news carries goes ahead of the live part to a page that shows a figure
+    it changed: the table screen (every seat's), the phone of a seat paid; another phone's
+    figure did not move, and its live part alone follows (one write less per phone)."""
+    seen = version(game)
+    phones = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in (0, 1)]
+    screen = Opened(app.test_client(), game.screen() + "/live", seen)
+    pay(game, 1)  # each page now shows the figures of a version its stream knows
+    assert [sent_until_live(page) for page in (*phones, screen)] == [["cash", "live"]] * 3
+    for paid in (0, 0, 1):
+        pay(game, paid)
+        assert sent_until_live(screen) == ["cash", "live"]
+        for seat, phone in enumerate(phones):
+            assert sent_until_live(phone) == (["cash", "live"] if seat == paid else ["live"])
+    for page in (*phones, screen):
         page.close()
 
 
