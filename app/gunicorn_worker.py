@@ -15,6 +15,7 @@ Imported by gunicorn's master too: nothing here loads Flask or a database driver
 from __future__ import annotations
 
 import gc
+from functools import partial
 
 from gunicorn.glogging import Logger as GunicornLogger
 from gunicorn.workers.ggevent import GeventWorker
@@ -61,15 +62,15 @@ class Worker(GeventWorker):
         if group is None:
             refuse(client)
             return
-        takeover = self.offered[client] = Takeover(client)
+        takeover = self.offered[client] = Takeover(client, partial(self.cap.leave, group))
         try:
             super().handle(listener, client, addr)
-            del self.offered[client]
-            takeover.run()
+        except BaseException:
+            takeover.drop()
+            raise
         finally:
             self.offered.pop(client, None)
-            takeover.drop()
-            self.cap.leave(group)
+        takeover.run()  # the cap is left once its stream ends, if one took the connection
 
 
 class Logger(GunicornLogger):

@@ -16,6 +16,8 @@ answer.
 
 from __future__ import annotations
 
+from functools import partial
+
 import gevent
 from gevent.pywsgi import WSGIHandler, WSGIServer
 
@@ -124,10 +126,10 @@ class Server(WSGIServer):
         if group is None:
             refuse(sock)
             return
-        takeover = Takeover(sock)
+        takeover = Takeover(sock, partial(self.cap.leave, group))
         try:
             self.handler_class(sock, address, self, takeover).handle()
-            takeover.run()
-        finally:
+        except BaseException:
             takeover.drop()
-            self.cap.leave(group)
+            raise
+        takeover.run()  # the cap is left once its stream ends, if one took the connection

@@ -14,7 +14,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -36,7 +36,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import bank, db_setup, snapshots
 from ..db_setup import deadline_paused
-from ..live import hand_over, keys_of, keys_sql, watcher
+from ..live import Waiting, hand_over, keys_of, keys_sql, watcher
 from ..models import Game, Player, db
 from ..serving import TAKEOVER
 from . import shared
@@ -238,10 +238,8 @@ def stream(page: Page, path: str) -> Response:
             live.bump(page.game_id, page.version)  # what happened before we followed
             last, stop = seen, time.monotonic() + STREAM_SECONDS
             while time.monotonic() < stop and not live.stopped.is_set():
-                # Nothing is written for it, but the server's loop and werkzeug's would hold the
-                # last piece they were given (a live part, kBs) while the stream waits.
-                yield ""
-                version, cash, now_keys = live.wait(followed, last, KEEPALIVE, keys)
+                waited = Waiting(live, followed, last, keys, KEEPALIVE)
+                version, cash, now_keys = yield waited
                 if now_keys != keys:
                     keys = now_keys
                     if not still_allowed(page.allowed):
@@ -266,7 +264,28 @@ def stream(page: Page, path: str) -> Response:
     if takeover is not None:
         locale = reader[0]
         return CarriedStream(events(), takeover, locale, mimetype=EVENTS, headers=HEADERS)
-    return Response(stream_with_context(events()), mimetype=EVENTS, headers=HEADERS)
+    return Response(stream_with_context(blocking(events())), mimetype=EVENTS, headers=HEADERS)
+
+
+def blocking(events: Generator) -> Iterator[str]:
+    """A stream as its request's answer: each of its waits blocks. An empty piece goes
+    first: nothing is written for it, but the server's loop and werkzeug's would hold the
+    last piece they were given (a live part, kBs) while the stream waits."""
+    answer = None
+    try:
+        while True:
+            try:
+                piece = events.send(answer)
+            except StopIteration:
+                return
+            answer = None
+            if isinstance(piece, Waiting):
+                yield ""
+                answer = piece.block()
+            else:
+                yield piece
+    finally:
+        events.close()
 
 
 def allowed_now(allowed: Callable[[], bool]) -> bool:
