@@ -127,8 +127,8 @@ class Carried:
                         self.events.close()  # it stops following its game
         finally:
             if not waits:
+                self.ended()  # before the page sees its connection close
                 self.sock.close()
-                self.ended()
 
     def write_until_waiting(self, answer) -> bool:
         """True once the stream waits for a wake-up, False once it has ended."""

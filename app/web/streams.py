@@ -52,7 +52,7 @@ from .table import table_part
 bp = Blueprint("streams", __name__)
 
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
-KEEPALIVE = 15
+KEEPALIVE = 15  # seconds: a waiting stream says it is still here (LIVE_KEEPALIVE_SECONDS)
 RETRY_LATER_MS = (2000, 10000)  # when a stream cannot open now: come back in 2 to 10 s
 SETTLE = 0.3  # seconds a stream waits, at most, for the request that acted to be answered
 GONE = "event: gone\ndata: \n\n"  # what opened the stream no longer holds
@@ -222,6 +222,7 @@ def stream(page: Page, path: str) -> Response:
     key = (page.game_id, page.part, *reader)
     csrf = generate_csrf()  # the page's own, put in the shared part's forms
     mark = g.get("keys_mark", -1)
+    keepalive = float(app.config.get("LIVE_KEEPALIVE_SECONDS", KEEPALIVE))
     takeover = request.environ.get(TAKEOVER)
     if takeover is not None:
         page.draw = drawn_as_opened(app, reader_of(request.environ), path, page.draw)
@@ -238,7 +239,7 @@ def stream(page: Page, path: str) -> Response:
             live.bump(page.game_id, page.version)  # what happened before we followed
             last, stop = seen, time.monotonic() + STREAM_SECONDS
             while time.monotonic() < stop and not live.stopped.is_set():
-                waited = Waiting(live, followed, last, keys, KEEPALIVE)
+                waited = Waiting(live, followed, last, keys, keepalive)
                 version, cash, now_keys = yield waited
                 if now_keys != keys:
                     keys = now_keys
