@@ -40,13 +40,33 @@ KEPT = (
     "REMOTE_ADDR",
     "wsgi.url_scheme",
 )
+# Headers no drawing reads (the browser's make, what it accepts, the fetch's own metadata):
+# not kept while the page waits, a few hundred bytes a page from a browser.
+UNREAD = (
+    "HTTP_USER_AGENT",
+    "HTTP_ACCEPT",
+    "HTTP_ACCEPT_ENCODING",
+    "HTTP_CONNECTION",
+    "HTTP_CACHE_CONTROL",
+    "HTTP_PRAGMA",
+    "HTTP_REFERER",
+    "HTTP_ORIGIN",
+    "HTTP_LAST_EVENT_ID",
+    "HTTP_PRIORITY",
+    "HTTP_DNT",
+)
+UNREAD_FAMILY = "HTTP_SEC_"  # Sec-Fetch-*, Sec-CH-UA-*
 NOT_OURS = ("connection", "content-length", "transfer-encoding")  # the stream's own framing
 LAST_CHUNK = b"0\r\n\r\n"
 
 
 def reader_of(environ: dict) -> dict:
     """What a drawing's request needs of the request that opened the stream."""
-    return {k: v for k, v in environ.items() if k in KEPT or k.startswith("HTTP_")}
+    return {k: v for k, v in environ.items() if k in KEPT or read_header(k)}
+
+
+def read_header(key: str) -> bool:
+    return key.startswith("HTTP_") and key not in UNREAD and not key.startswith(UNREAD_FAMILY)
 
 
 def drawn_as_opened(app: Flask, reader: dict, path: str, draw: Callable) -> Callable:
