@@ -3,15 +3,18 @@
 The servers that run this product (the `tablebank` command's, the gunicorn worker) offer
 each request the takeover of its connection (app/serving.Takeover). A stream takes it:
 Flask's answer is made as for any request (status, headers, the session's cookie), then the
-stream writes that head itself and goes on in the connection's greenlet, after the request,
-its handler, Flask's contexts and the WSGI environ are gone. What an open page holds while
-it waits is then its greenlet, its stream (what it follows, how to draw it) and its socket,
-not a request as well (about 20 kB more: docs/PERFORMANCE.md).
+stream writes that head itself and starts in the connection's greenlet, after the request,
+its handler, Flask's contexts and the WSGI environ are gone. While it waits for news it
+holds no greenlet either (no saved stack, no contexts): the news, or the keep-alive's
+timer, wakes it in a greenlet of its own. What an open page holds while it waits is then
+its stream (what it follows, how to draw it, suspended where it waits) and its socket
+(docs/PERFORMANCE.md: about 7 to 9 kB a page in one process).
 
-The stream reads in its reader's language throughout; a drawing also needs a request (the
-reader's theme and time zone, the page's own links): it is drawn in one made from the
-headers that opened the stream. Under a server that offers no takeover (Flask's test
-client, another WSGI server), the stream is the request's answer as before (web/streams.py).
+The stream runs in an app context in its reader's language, pushed each time it runs; a
+drawing also needs a request (the reader's theme and time zone, the page's own links): it
+is drawn in one made from the headers that opened the stream. Under a server that offers
+no takeover (Flask's test client, another WSGI server), the stream is the request's answer
+as before, each wait blocking (web/streams.py).
 """
 
 from __future__ import annotations
