@@ -25,7 +25,9 @@ PACKAGE = __name__.rpartition(".")[0]  # `tablebank`, or `app` from the reposito
 worker_class = f"{PACKAGE}.gunicorn_worker.Worker"
 logger_class = f"{PACKAGE}.gunicorn_worker.Logger"
 accesslog = "-" if os.environ.get("TABLEBANK_ACCESS_LOG", "true").lower() != "false" else None
-worker_connections = 5000  # open live pages and requests at once, per worker
+# Requests and live streams at work at once, per worker (a stream waiting for news holds no
+# greenlet and is not counted; its client's cap still counts it).
+worker_connections = 5000
 graceful_timeout = 5  # live streams end at once on shutdown; requests get this long
 keepalive = 5  # seconds for a connection's next request line and headers (idle included)
 # The control socket has one path per user: two servers on one host would take each other's.

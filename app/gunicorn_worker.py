@@ -4,8 +4,9 @@ The worker is gunicorn's gevent worker with a cap on connections per client (an 
 address, an IPv6 /64: CONNECTIONS_PER_CLIENT, per worker process). gunicorn's own
 `keepalive` bounds the wait for each request's line and headers, a new connection's first
 included; the app reads each body whole in its own time (app/serving.py). A live stream may
-take its connection over (serving.Takeover): it then runs once its request is let go, in the
-connection's greenlet, still under the cap.
+take its connection over (serving.Takeover): it then starts once its request is let go, in
+the connection's greenlet, holds none while it waits (app/web/carried.py), and counts under
+the cap until it ends (not in the worker's pool while it waits).
 
 The logger masks players' tokens and banker keys in the error and access logs (app/logs.py).
 
@@ -15,6 +16,7 @@ Imported by gunicorn's master too: nothing here loads Flask or a database driver
 from __future__ import annotations
 
 import gc
+from functools import partial
 
 from gunicorn.glogging import Logger as GunicornLogger
 from gunicorn.workers.ggevent import GeventWorker
@@ -61,15 +63,15 @@ class Worker(GeventWorker):
         if group is None:
             refuse(client)
             return
-        takeover = self.offered[client] = Takeover(client)
+        takeover = self.offered[client] = Takeover(client, partial(self.cap.leave, group))
         try:
             super().handle(listener, client, addr)
-            del self.offered[client]
-            takeover.run()
+        except BaseException:
+            takeover.drop()
+            raise
         finally:
             self.offered.pop(client, None)
-            takeover.drop()
-            self.cap.leave(group)
+        takeover.run()  # the cap is left once its stream ends, if one took the connection
 
 
 class Logger(GunicornLogger):

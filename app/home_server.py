@@ -10,11 +10,15 @@ answer.
   unread of it (a 413 from the Content-Length) gets one more second, then the connection
   is closed rather than waited on.
 - A client (an IPv4 address, an IPv6 /64) holds at most CONNECTIONS_PER_CLIENT connections.
-- A live stream may take its connection over (serving.Takeover): it then runs once its
-  request and handler are let go, in the connection's greenlet.
+- A live stream may take its connection over (serving.Takeover): it then starts once its
+  request and handler are let go, in the connection's greenlet, and while it waits holds
+  none (app/web/carried.py); its connection counts against its client's cap until it ends,
+  but not in the server's pool while it waits.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import gevent
 from gevent.pywsgi import WSGIHandler, WSGIServer
@@ -124,10 +128,10 @@ class Server(WSGIServer):
         if group is None:
             refuse(sock)
             return
-        takeover = Takeover(sock)
+        takeover = Takeover(sock, partial(self.cap.leave, group))
         try:
             self.handler_class(sock, address, self, takeover).handle()
-            takeover.run()
-        finally:
+        except BaseException:
             takeover.drop()
-            self.cap.leave(group)
+            raise
+        takeover.run()  # the cap is left once its stream ends, if one took the connection

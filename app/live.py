@@ -305,11 +305,21 @@ class Watcher:
         """Block until the game is past version `seen`, its keys changed since `keys`, the
         timeout, or a stop; the version, the cash the news gave with it (None if it gave
         none) and the keys' count of changes."""
+        news = self.news_after(followed, seen, keys)
+        if news is not None:
+            news.wait(timeout)
+        return self.now(followed)
+
+    def news_after(self, followed: Followed, seen: int, keys: int = 0) -> threading.Event | None:
+        """The event the game's next news sets; None if there is no need to wait: the game is
+        past version `seen`, its keys changed since `keys`, or the watcher stopped."""
         with self.lock:
             if followed.version > seen or followed.keys != keys or self.stopped.is_set():
-                return followed.version, followed.cash, followed.keys
-            news = followed.news
-        news.wait(timeout)
+                return None
+            return followed.news
+
+    def now(self, followed: Followed) -> tuple[int, list | None, int]:
+        """The game's version, the cash the news gave with it and its keys' count of changes."""
         with self.lock:
             return followed.version, followed.cash, followed.keys
 
@@ -416,6 +426,32 @@ class Watcher:
                 self.stopped.wait(TICK)
         finally:
             connection.close()
+
+
+class Waiting:
+    """What a stream waits for, yielded to whoever runs it: news of its game past version
+    `seen`, a change of its keys since `keys`, `timeout` seconds, or the watcher's stop. The
+    runner sends back `now()` once one has come: a request's answer blocks (`block`); a
+    stream carried on its connection is woken by the news without a greenlet of its own
+    meanwhile (web/carried.py)."""
+
+    __slots__ = ("watcher", "followed", "seen", "keys", "timeout")
+
+    def __init__(
+        self, watcher: Watcher, followed: Followed, seen: int, keys: int, timeout: float
+    ) -> None:
+        self.watcher, self.followed, self.seen = watcher, followed, seen
+        self.keys, self.timeout = keys, timeout
+
+    def block(self) -> tuple[int, list | None, int]:
+        return self.watcher.wait(self.followed, self.seen, self.timeout, self.keys)
+
+    def news(self) -> threading.Event | None:
+        """The event the next news sets; None if there is no need to wait."""
+        return self.watcher.news_after(self.followed, self.seen, self.keys)
+
+    def now(self) -> tuple[int, list | None, int]:
+        return self.watcher.now(self.followed)
 
 
 def watcher(app: Flask) -> Watcher:

@@ -146,38 +146,47 @@ class Takeover:
     """A connection that the app may take over for a live stream once the stream's request
     is answered (app/web/carried.py), offered in the environ by the servers that run it
     afterwards: the `tablebank` command's and the gunicorn worker. The request, its
-    handler and all they hold are let go first; then the stream runs at the bottom of the
-    connection's own greenlet, still counted as its client's connection (the cap) and in
-    the server's pool. A page that waits for news then holds its stream and its socket,
-    not a whole request."""
+    handler and all they hold are let go first; then the stream starts in the connection's
+    own greenlet and goes on in greenlets of its own, holding none while it waits. The
+    connection counts as its client's (the cap) until the stream ends: `release` is called
+    then, or as soon as the connection is done with if no stream took it."""
 
-    __slots__ = ("socket", "stream")
+    __slots__ = ("socket", "stream", "release")
 
-    def __init__(self, sock) -> None:
+    def __init__(self, sock, release: Callable[[], None]) -> None:
         self.socket = sock
         self.stream: Callable | None = None
+        self.release: Callable[[], None] | None = release
 
     @property
     def taken(self) -> bool:
         return self.stream is not None
 
     def take(self, stream: Callable, status: str) -> HandedOver:
-        """Keep the connection for `stream(socket)`, run once the request is let go, whose
-        answer has `status`. The server closes its own socket object: the stream gets a
-        duplicate of it."""
+        """Keep the connection for `stream(socket, done)`, started once the request is let
+        go, whose answer has `status`; the stream calls `done()` when it ends. The server
+        closes its own socket object: the stream gets a duplicate of it."""
         self.socket = self.socket.dup()
         self.stream = stream
         return HandedOver(status)
 
     def run(self) -> None:
-        """The stream the connection was taken for, if any, until it ends (it closes the
-        socket)."""
+        """The stream the connection was taken for, if any (it calls `done` when it ends,
+        perhaps later); else the connection is done with now."""
         stream, self.stream = self.stream, None
-        if stream is not None:
-            stream(self.socket)
+        if stream is None:
+            self.done()
+        else:
+            stream(self.socket, self.done)
+
+    def done(self) -> None:
+        release, self.release = self.release, None
+        if release is not None:
+            release()
 
     def drop(self) -> None:
-        """A taken connection whose stream will not run (the server failed meanwhile)."""
+        """The server failed before the stream could start: the connection is done with."""
         if self.stream is not None:
             self.stream = None
             self.socket.close()
+        self.done()

@@ -14,7 +14,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -36,7 +36,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import bank, db_setup, snapshots
 from ..db_setup import deadline_paused, reads_only
-from ..live import hand_over, keys_of, keys_sql, watcher
+from ..live import Waiting, hand_over, keys_of, keys_sql, watcher
 from ..models import Game, Player, db
 from ..serving import TAKEOVER
 from . import shared
@@ -52,7 +52,7 @@ from .table import table_part
 bp = Blueprint("streams", __name__)
 
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
-KEEPALIVE = 15
+KEEPALIVE = 15  # seconds: a waiting stream says it is still here (LIVE_KEEPALIVE_SECONDS)
 RETRY_LATER_MS = (2000, 10000)  # when a stream cannot open now: come back in 2 to 10 s
 SETTLE = 0.3  # seconds a stream waits, at most, for the request that acted to be answered
 GONE = "event: gone\ndata: \n\n"  # what opened the stream no longer holds
@@ -228,6 +228,7 @@ def stream(page: Page, path: str) -> Response:
     key = (page.game_id, page.part, *reader)
     csrf = generate_csrf()  # the page's own, put in the shared part's forms
     mark = g.get("keys_mark", -1)
+    keepalive = float(app.config.get("LIVE_KEEPALIVE_SECONDS", KEEPALIVE))
     takeover = request.environ.get(TAKEOVER)
     if takeover is not None:
         page.draw = drawn_as_opened(app, reader_of(request.environ), path, page.draw)
@@ -245,10 +246,8 @@ def stream(page: Page, path: str) -> Response:
             last, stop = seen, time.monotonic() + STREAM_SECONDS
             shows = None  # the cash the page shows, when the stream knows it
             while time.monotonic() < stop and not live.stopped.is_set():
-                # Nothing is written for it, but the server's loop and werkzeug's would hold the
-                # last piece they were given (a live part, kBs) while the stream waits.
-                yield ""
-                version, cash, now_keys = live.wait(followed, last, KEEPALIVE, keys)
+                waited = Waiting(live, followed, last, keys, keepalive)
+                version, cash, now_keys = yield waited
                 if now_keys != keys:
                     keys = now_keys
                     if not still_allowed(page.allowed):
@@ -275,7 +274,28 @@ def stream(page: Page, path: str) -> Response:
     if takeover is not None:
         locale = reader[0]
         return CarriedStream(events(), takeover, locale, mimetype=EVENTS, headers=HEADERS)
-    return Response(stream_with_context(events()), mimetype=EVENTS, headers=HEADERS)
+    return Response(stream_with_context(blocking(events())), mimetype=EVENTS, headers=HEADERS)
+
+
+def blocking(events: Generator) -> Iterator[str]:
+    """A stream as its request's answer: each of its waits blocks. An empty piece goes
+    first: nothing is written for it, but the server's loop and werkzeug's would hold the
+    last piece they were given (a live part, kBs) while the stream waits."""
+    answer = None
+    try:
+        while True:
+            try:
+                piece = events.send(answer)
+            except StopIteration:
+                return
+            answer = None
+            if isinstance(piece, Waiting):
+                yield ""
+                answer = piece.block()
+            else:
+                yield piece
+    finally:
+        events.close()
 
 
 def allowed_now(allowed: Callable[[], bool]) -> bool:

@@ -13,6 +13,7 @@ import pytest
 import requests
 
 from ..servers import HANG_GUARD, Server, eventually
+from .test_revocation import banker_session, csrf_of
 
 SETTINGS = {
     "TABLEBANK_KEEPALIVE_SECONDS": "1",
@@ -20,6 +21,7 @@ SETTINGS = {
     "TABLEBANK_BODY_SECONDS": "1",
     "TABLEBANK_BODY_RATE": "1000000",
     "GUNICORN_CMD_ARGS": "--keep-alive 1",
+    "TABLEBANK_LIVE_KEEPALIVE_SECONDS": "0.2",
 }
 
 
@@ -132,6 +134,57 @@ def test_open_live_pages_count_as_their_client_s_connections(capped):
             assert b"200 OK" in stream_start(page)
         with connect(capped) as eleventh:
             assert b"429 Too Many Requests" in answer_of(eleventh)
+
+
+def test_a_stream_that_ends_after_waiting_gives_its_client_s_connection_back(capped):
+    """A page's stream waits for news without a greenlet of its own (its connection no
+    longer in the server's pool); once it ends, here with `gone` because its link was
+    replaced, its connection stops counting against its client's cap."""
+    game_id, key = capped.new_game()
+    token = capped.player_tokens(game_id, key)[0]
+    pages = [connect(capped, source="127.0.0.2") for _ in range(10)]
+    try:
+        for page in pages:
+            page.sendall(f"GET /p/{token}/live?v=0 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert b"200 OK" in stream_start(page)
+        with connect(capped, source="127.0.0.2") as eleventh:
+            assert b"429 Too Many Requests" in answer_of(eleventh)
+        phone, codes = banker_session(capped, game_id, key)  # another client: 127.0.0.1
+        new_link = phone.post(
+            f"{capped.url}/g/{game_id}/codes/0/new", data={"csrf_token": csrf_of(codes)}
+        )
+        assert new_link.status_code == 200
+        for page in pages:
+            assert b"event: gone" in answer_of(page)  # the stream ended, the connection closed
+    finally:
+        for page in pages:
+            page.close()
+
+    def served_again() -> bool:
+        with connect(capped, source="127.0.0.2") as again:
+            again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            try:
+                return answer_of(again).startswith(b"HTTP/1.1 200")
+            except ConnectionResetError:  # refused: closed before it read the request
+                return False
+
+    eventually(served_again, "the client's connections given back")
+
+
+def test_a_waiting_stream_says_it_is_still_here_again_and_again(served):
+    """A stream with no news waits without a greenlet of its own; a timer wakes it after
+    each keep-alive interval (here 0.2 s), so the page and any proxy keep the connection,
+    and a page gone is noticed at the next write."""
+    game_id, key = served.new_game()
+    token = served.player_tokens(game_id, key)[0]
+    with connect(served) as page:
+        page.sendall(f"GET /p/{token}/live?v=0 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        received = b""
+        while received.count(b": still here") < 3:
+            chunk = page.recv(65536)
+            assert chunk, received
+            received += chunk
+    assert b"event: live" not in received  # nothing happened: keep-alives only
 
 
 def test_a_stream_s_events_reach_a_plain_http_client_as_they_are_sent(served):
