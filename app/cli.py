@@ -21,7 +21,8 @@ from pathlib import Path
 from . import version
 
 # Requests and live streams at work at once, far above a home's phones (a stream waiting for
-# news is not counted: it holds no greenlet; its client's cap still counts it).
+# news is not counted: it holds no greenlet; CONNECTIONS_PER_PROCESS and its client's cap
+# still count it).
 MOST_CONNECTIONS = 10_000
 
 

@@ -54,12 +54,14 @@ DEFAULTS = {
     # for a connection's next request to start (gunicorn: its `keepalive`), then for its
     # head; a body gets BODY_SECONDS plus a second per BODY_RATE bytes, on both servers; a
     # client (an IPv4 address, an IPv6 /64) holds at most CONNECTIONS_PER_CLIENT connections
-    # per process (none behind a proxy: PROXY_FIX).
+    # per process (none behind a proxy: PROXY_FIX); a process holds at most
+    # CONNECTIONS_PER_PROCESS, open live pages included (a 503 in words beyond).
     "KEEPALIVE_SECONDS": 5,
     "HEADER_SECONDS": 10,
     "BODY_SECONDS": 10,
     "BODY_RATE": 64 * 1024,
     "CONNECTIONS_PER_CLIENT": 256,
+    "CONNECTIONS_PER_PROCESS": 10_000,
     "ACCESS_LOG": True,  # one line per request, tokens and keys masked (app/logs.py)
     # Rate limits (app/web/limits.py): new games per client (an IPv4 address, an IPv6 /64) and
     # for everyone together; every write of a player's link, per link.

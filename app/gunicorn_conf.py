@@ -26,7 +26,7 @@ worker_class = f"{PACKAGE}.gunicorn_worker.Worker"
 logger_class = f"{PACKAGE}.gunicorn_worker.Logger"
 accesslog = "-" if os.environ.get("TABLEBANK_ACCESS_LOG", "true").lower() != "false" else None
 # Requests and live streams at work at once, per worker (a stream waiting for news holds no
-# greenlet and is not counted; its client's cap still counts it).
+# greenlet and is not counted; CONNECTIONS_PER_PROCESS and its client's cap still count it).
 worker_connections = 5000
 graceful_timeout = 5  # live streams end at once on shutdown; requests get this long
 keepalive = 5  # seconds for a connection's next request line and headers (idle included)

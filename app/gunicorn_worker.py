@@ -22,7 +22,15 @@ from gunicorn.glogging import Logger as GunicornLogger
 from gunicorn.workers.ggevent import GeventWorker
 
 from .logs import mask_logger
-from .serving import TAKEOVER, ConnectionCap, HandedOver, Takeover, connections_per_client, refuse
+from .serving import (
+    TAKEOVER,
+    ConnectionCap,
+    HandedOver,
+    Takeover,
+    connections_per_client,
+    group_of,
+    refuse,
+)
 
 
 class Worker(GeventWorker):
@@ -58,11 +66,16 @@ class Worker(GeventWorker):
 
     def handle(self, listener, client, addr):
         if self.cap is None:
-            self.cap = ConnectionCap(connections_per_client(getattr(self.flask, "config", {})))
-        group = self.cap.enter(addr)
-        if group is None:
-            refuse(client)
+            config = getattr(self.flask, "config", {})
+            self.cap = ConnectionCap(
+                connections_per_client(config), config.get("CONNECTIONS_PER_PROCESS", 0)
+            )
+        group = group_of(addr)
+        refusal = self.cap.refusal(group)
+        if refusal is not None:
+            refuse(client, refusal)
             return
+        self.cap.enter(group)
         takeover = self.offered[client] = Takeover(client, partial(self.cap.leave, group))
         try:
             super().handle(listener, client, addr)

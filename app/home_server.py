@@ -30,6 +30,7 @@ from .serving import (
     HandedOver,
     Takeover,
     connections_per_client,
+    group_of,
     plain_answer,
     refuse,
 )
@@ -121,13 +122,15 @@ class Server(WSGIServer):
         super().__init__(listener, app, **kwargs)
         config = app.config
         self.limits = {name: config[name] for name in ("KEEPALIVE_SECONDS", "HEADER_SECONDS")}
-        self.cap = ConnectionCap(connections_per_client(config))
+        self.cap = ConnectionCap(connections_per_client(config), config["CONNECTIONS_PER_PROCESS"])
 
     def handle(self, sock, address):
-        group = self.cap.enter(address)
-        if group is None:
-            refuse(sock)
+        group = group_of(address)
+        refusal = self.cap.refusal(group)
+        if refusal is not None:
+            refuse(sock, refusal)
             return
+        self.cap.enter(group)
         takeover = Takeover(sock, partial(self.cap.leave, group))
         try:
             self.handler_class(sock, address, self, takeover).handle()

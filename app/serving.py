@@ -30,6 +30,10 @@ TOO_MANY = plain_answer(
     "429 Too Many Requests",
     "Too many connections from your network: close some pages, then try again.",
 )
+FULL = plain_answer(
+    "503 Service Unavailable",
+    "The server holds as many connections as it can: try again in a moment.",
+)
 PLAIN = "text/plain; charset=utf-8"
 SLOW_BODY = "The request took too long to arrive: check the connection and try again."
 API = "/api/"  # the JSON API's paths: answered in JSON, never with a page
@@ -61,30 +65,43 @@ def connections_per_client(config) -> int:
 
 
 class ConnectionCap:
-    """Open connections per client in one process (greenlets of one thread: no lock)."""
+    """Open connections in one process, per client and all together (greenlets of one thread:
+    no lock). A connection counts from its accept until it is done with; a live stream's, until
+    the stream ends: it waits holding no greenlet, so the servers' pools do not count it."""
 
-    def __init__(self, most: int) -> None:
-        self.most = most
+    def __init__(self, most: int, most_open: int = 0) -> None:
+        self.most, self.most_open = most, most_open
         self.open: Counter[str] = Counter()
+        self.total = 0
 
-    def enter(self, address) -> str | None:
-        """The client's group, counted; None if it holds `most` connections already."""
-        group = client_group(address[0] if isinstance(address, tuple) else None)
+    def refusal(self, group: str) -> bytes | None:
+        """The answer in words that refuses a new connection of `group`; None if it may enter."""
+        if self.most_open and self.total >= self.most_open:
+            return FULL
         if self.most and self.open[group] >= self.most:
-            return None
+            return TOO_MANY
+        return None
+
+    def enter(self, group: str) -> None:
         self.open[group] += 1
-        return group
+        self.total += 1
 
     def leave(self, group: str) -> None:
+        self.total -= 1
         self.open[group] -= 1
         if self.open[group] <= 0:
             del self.open[group]
 
 
-def refuse(sock) -> None:
-    """A connection over its client's cap: a 429 in words, and closed."""
+def group_of(address) -> str:
+    """The client group of a server's peer address (a tuple; a UNIX socket's is a string)."""
+    return client_group(address[0] if isinstance(address, tuple) else None)
+
+
+def refuse(sock, answer: bytes) -> None:
+    """A connection over a cap: `answer` (a 429 or a 503 in words), and closed."""
     try:
-        sock.sendall(TOO_MANY)
+        sock.sendall(answer)
     except OSError:
         pass
     finally:

@@ -136,6 +136,39 @@ def test_open_live_pages_count_as_their_client_s_connections(capped):
             assert b"429 Too Many Requests" in answer_of(eleventh)
 
 
+@pytest.fixture(params=["tablebank", "gunicorn"])
+def small(request, tmp_path, database_url):
+    """One process that holds at most 12 connections, 10 per client."""
+    settings = {
+        "TABLEBANK_CONNECTIONS_PER_CLIENT": "10",
+        "TABLEBANK_CONNECTIONS_PER_PROCESS": "12",
+        "TABLEBANK_LIVE_KEEPALIVE_SECONDS": "0.2",
+        "GUNICORN_CMD_ARGS": "--keep-alive 60",
+    }
+    server = Server(database_url(tmp_path), workers=1, env=settings)
+    server.start_command() if request.param == "tablebank" else server.start()
+    yield server
+    server.close()
+
+
+def test_a_process_holds_only_so_many_connections_open_pages_included(small):
+    """Waiting live pages hold no greenlet, so no server pool counts them: the process's own
+    count does, and a connection beyond it is told in words that the server is full."""
+    game_id, key = small.new_game()
+    token = small.player_tokens(game_id, key)[0]
+    opening = f"GET /p/{token}/live?v=0 HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    with ExitStack() as held:
+        for client in ["127.0.0.2"] * 10 + ["127.0.0.3"] * 2:
+            page = held.enter_context(connect(small, source=client))
+            page.sendall(opening)
+            assert b"200 OK" in stream_start(page)
+        with connect(small, source="127.0.0.4") as thirteenth:
+            refused = answer_of(thirteenth)
+        assert b"503 Service Unavailable" in refused and b"as many connections" in refused
+    # Served again once the server has seen the pages close (at their next keep-alive).
+    eventually(lambda: served_again(small, "127.0.0.4"), "the pages' connections given back")
+
+
 def test_a_stream_that_ends_after_waiting_gives_its_client_s_connection_back(capped):
     """A page's stream waits for news without a greenlet of its own (its connection no
     longer in the server's pool); once it ends, here with `gone` because its link was
@@ -160,15 +193,7 @@ def test_a_stream_that_ends_after_waiting_gives_its_client_s_connection_back(cap
         for page in pages:
             page.close()
 
-    def served_again() -> bool:
-        with connect(capped, source="127.0.0.2") as again:
-            again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            try:
-                return answer_of(again).startswith(b"HTTP/1.1 200")
-            except ConnectionResetError:  # refused: closed before it read the request
-                return False
-
-    eventually(served_again, "the client's connections given back")
+    eventually(lambda: served_again(capped, "127.0.0.2"), "the client's connections given back")
 
 
 def test_a_waiting_stream_says_it_is_still_here_again_and_again(served):
@@ -209,6 +234,16 @@ def stream_start(sock: socket.socket) -> bytes:
         assert chunk, received
         received += chunk
     return received
+
+
+def served_again(server: Server, source: str) -> bool:
+    """Whether a new connection from `source` is served (not refused over a cap)."""
+    with connect(server, source=source) as again:
+        again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        try:
+            return answer_of(again).startswith(b"HTTP/1.1 200")
+        except ConnectionResetError:  # refused: closed before it read the request
+            return False
 
 
 def healthz(server: Server) -> bytes:
