@@ -189,15 +189,22 @@ class Carried:
 
     def wake(self, _news=None) -> None:
         """In gevent's hub, by the news or the timer, whichever comes first: the stream runs
-        again in a greenlet of its own."""
-        from gevent import spawn_raw
+        again in a greenlet of its own, switched to at once, as a greenlet waiting on the news
+        would be. Started later (gevent's spawn_raw), it would come after the acting request,
+        which lets the streams it woke send their cash first (live.hand_over) and no more."""
+        from gevent import get_hub, getcurrent, spawn_raw
+        from greenlet import greenlet
 
         if self.waiting is None:
             return
         (waiting, news, timer), self.waiting = self.waiting, None
         news.unlink(self.wake)
         timer.close()
-        spawn_raw(self.woken, waiting)
+        hub = get_hub()
+        if getcurrent() is hub:
+            greenlet(self.woken, parent=hub).switch(waiting)
+        else:
+            spawn_raw(self.woken, waiting)
 
     def woken(self, waiting: Waiting) -> None:
         self.run(waiting.now())
