@@ -1,15 +1,18 @@
 """Memory per open page: the server's resident memory (every process of it) with --games
 games' pages open (6 players' phones and the table screen each), against the same server
-with one game's pages open, each page having been sent a live part at least once.
+with its first games' pages open, each page having been sent a live part at least once.
 
 Method. For each setup (server:database): a fresh database and --games games of six players.
-First one game's 7 pages are opened and one action done on it (what every open page costs
-once: the code paths, templates, the watcher), then the RSS is read (/proc, summed over the
+First the 7 pages of one game per process that serves pages (one for the command, one per
+gunicorn worker) are opened and one action done on each game (what a process's first pages
+cost once: the code paths, templates, the watcher; with one game only, a gunicorn worker that
+got none of its pages paid that in the "after"), then the RSS is read (/proc, summed over the
 server's processes: gunicorn's master and workers), the "before". Then every other game's 7
 pages are opened (asyncio clients that load the page and hold its stream, as static/app.js
 does), one banker action is done on each game, and once every page shows its game's new
 version (or --timeout) the RSS is read again, twice a second apart, the larger kept: the
-"after". Memory per open page = (after - before) / pages opened; target <= 20 kB.
+"after". Memory per open page = (after - before) / pages opened; target <= 20 kB. How much each
+process grew is printed beside it.
 
     python -m bench.memory                          # both setups, 100 games (700 pages)
     python -m bench.memory --smoke
@@ -19,8 +22,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 import time
+from pathlib import Path
 
 from . import clients, common
 
@@ -29,6 +34,25 @@ TARGET_KB = 20
 
 def rss_kib(server: common.Server) -> float:
     return server.usage()["rss_mib"] * 1024
+
+
+def rss_each(server: common.Server) -> dict[int, int]:
+    """Each process's RSS in kB (gunicorn: the master and each worker)."""
+    found = {}
+    for pid in server.pids():
+        with contextlib.suppress(OSError, StopIteration):
+            status = Path(f"/proc/{pid}/status").read_text()
+            line = next(v for v in status.splitlines() if v.startswith("VmRSS"))
+            found[pid] = int(line.split()[1])
+    return found
+
+
+def warming_games(server: common.Server) -> int:
+    """Games whose pages open before the "before": one per process that serves pages (one for
+    the command; one per gunicorn worker, its master serving none), so that each process's
+    first page (its code paths, templates, watcher) is not counted as a page's cost."""
+    processes = server.usage()["processes"]
+    return max(1, processes - 1)
 
 
 async def open_game(session, server, game, tally) -> list:
@@ -66,25 +90,32 @@ async def measure(server, args) -> dict:
     games = [common.Game(caller) for _ in range(args.games)]
     tally = clients.Tally()
     async with clients.aiohttp.ClientSession(connector=clients.connector()) as session:
-        first = await open_game(session, server, games[0], tally)
+        warm = min(warming_games(server), len(games) - 1)
+        first = []
+        for game in games[:warm]:
+            first += await open_game(session, server, game, tally)
         await clients.open_pages(first, rate=50, timeout=30)
-        await act_and_wait(server, session, games[:1], first, args.timeout)
+        await act_and_wait(server, session, games[:warm], first, args.timeout)
         await asyncio.sleep(1)
-        before = rss_kib(server)
+        before, each_before = rss_kib(server), rss_each(server)
         rest = []
-        for game in games[1:]:
+        for game in games[warm:]:
             rest += await open_game(session, server, game, tally)
         await clients.open_pages(rest, rate=args.open_rate, timeout=args.timeout)
         opened = sum(page.opened.is_set() for page in rest)
-        behind = await act_and_wait(server, session, games[1:], rest, args.timeout)
-        after = []
+        behind = await act_and_wait(server, session, games[warm:], rest, args.timeout)
+        after, each_after = [], {}
         for _ in range(2):
             await asyncio.sleep(1)
             after.append(rss_kib(server))
+            each_after = max(each_after, rss_each(server), key=lambda e: sum(e.values()))
         for page in first + rest:
             page.task.cancel()
     per_page = (max(after) - before) / max(opened, 1)
+    grown = [round((kib - each_before.get(pid, 0)) / 1024, 1) for pid, kib in each_after.items()]
     return {
+        "warming_games": warm,
+        "grown_mib_per_process": sorted(grown, reverse=True),
         "pages": opened,
         "rss_before_mib": round(before / 1024, 1),
         "rss_after_mib": round(max(after) / 1024, 1),
@@ -117,7 +148,8 @@ def main() -> int:
             f"\n## memory: {kind}, {database}: {result['pages']} pages opened, RSS "
             f"{result['rss_before_mib']} -> {result['rss_after_mib']} MiB: "
             f"{result['kib_per_page']} kB per open page (target <= {TARGET_KB} kB: "
-            f"{'met' if result['met'] else 'NOT met'}); pages behind: {result['pages_behind']}"
+            f"{'met' if result['met'] else 'NOT met'}); pages behind: {result['pages_behind']}; "
+            f"grown per process (MiB): {result['grown_mib_per_process']}"
         )
         results.append(result)
     for result in results:
