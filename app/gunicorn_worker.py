@@ -16,7 +16,6 @@ Imported by gunicorn's master too: nothing here loads Flask or a database driver
 from __future__ import annotations
 
 import gc
-from functools import partial
 
 from gunicorn.glogging import Logger as GunicornLogger
 from gunicorn.workers.ggevent import GeventWorker
@@ -26,10 +25,6 @@ from .serving import (
     TAKEOVER,
     ConnectionCap,
     HandedOver,
-    Takeover,
-    connections_per_client,
-    group_of,
-    refuse,
 )
 
 
@@ -66,17 +61,11 @@ class Worker(GeventWorker):
 
     def handle(self, listener, client, addr):
         if self.cap is None:
-            config = getattr(self.flask, "config", {})
-            self.cap = ConnectionCap(
-                connections_per_client(config), config.get("CONNECTIONS_PER_PROCESS", 0)
-            )
-        group = group_of(addr)
-        refusal = self.cap.refusal(group)
-        if refusal is not None:
-            refuse(client, refusal)
+            self.cap = ConnectionCap.of(getattr(self.flask, "config", {}))
+        takeover = self.cap.admit(client, addr)
+        if takeover is None:
             return
-        self.cap.enter(group)
-        takeover = self.offered[client] = Takeover(client, partial(self.cap.leave, group))
+        self.offered[client] = takeover
         try:
             super().handle(listener, client, addr)
         except BaseException:

@@ -18,8 +18,6 @@ answer.
 
 from __future__ import annotations
 
-from functools import partial
-
 import gevent
 from gevent.pywsgi import WSGIHandler, WSGIServer
 
@@ -29,10 +27,7 @@ from .serving import (
     ConnectionCap,
     HandedOver,
     Takeover,
-    connections_per_client,
-    group_of,
     plain_answer,
-    refuse,
 )
 
 SLOW_HEAD = plain_answer("408 Request Timeout", "The request took too long to arrive: try again.")
@@ -122,16 +117,12 @@ class Server(WSGIServer):
         super().__init__(listener, app, **kwargs)
         config = app.config
         self.limits = {name: config[name] for name in ("KEEPALIVE_SECONDS", "HEADER_SECONDS")}
-        self.cap = ConnectionCap(connections_per_client(config), config["CONNECTIONS_PER_PROCESS"])
+        self.cap = ConnectionCap.of(config)
 
     def handle(self, sock, address):
-        group = group_of(address)
-        refusal = self.cap.refusal(group)
-        if refusal is not None:
-            refuse(sock, refusal)
+        takeover = self.cap.admit(sock, address)
+        if takeover is None:
             return
-        self.cap.enter(group)
-        takeover = Takeover(sock, partial(self.cap.leave, group))
         try:
             self.handler_class(sock, address, self, takeover).handle()
         except BaseException:

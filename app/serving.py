@@ -13,6 +13,7 @@ from __future__ import annotations
 import ipaddress
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 
 IPV6_NETWORK = 64  # an IPv6 host gets a /64 to itself: 2^64 addresses, one client
 
@@ -73,6 +74,23 @@ class ConnectionCap:
         self.most, self.most_open = most, most_open
         self.open: Counter[str] = Counter()
         self.total = 0
+
+    @classmethod
+    def of(cls, config) -> ConnectionCap:
+        """The caps the app's settings name: CONNECTIONS_PER_CLIENT (none behind a proxy) and
+        CONNECTIONS_PER_PROCESS."""
+        return cls(connections_per_client(config), int(config.get("CONNECTIONS_PER_PROCESS", 0)))
+
+    def admit(self, sock, address) -> Takeover | None:
+        """A new connection counted, with its Takeover, which gives it back once done with;
+        None if it is over a cap: it is then told so in words, and closed."""
+        group = group_of(address)
+        refusal = self.refusal(group)
+        if refusal is not None:
+            refuse(sock, refusal)
+            return None
+        self.enter(group)
+        return Takeover(sock, partial(self.leave, group))
 
     def refusal(self, group: str) -> bytes | None:
         """The answer in words that refuses a new connection of `group`; None if it may enter."""
