@@ -90,13 +90,7 @@ def main() -> int:
     if args.smoke:
         args.games, args.rounds = 2, 2
     print(f"codes: {common.machine()}")
-    results = []
-    for kind, database in common.setups(args):
-        result = run(args, kind, database)
-        report(result)
-        results.append(result)
-    for result in results:
-        common.print_json("codes", result)
+    results = common.run_each_setup("codes", args, run, report)
     return 1 if any(any(r["server_log"].values()) for r in results) else 0
 
 

@@ -284,6 +284,19 @@ def setups(args) -> list[tuple[str, str]]:
     return pairs
 
 
+def run_each_setup(label: str, args, run, report) -> list[dict]:
+    """`run(args, server, database)` for each of --setups, each result reported as it comes;
+    then all of them as JSON lines (`print_json`)."""
+    results = []
+    for kind, database in setups(args):
+        result = run(args, kind, database)
+        report(result)
+        results.append(result)
+    for result in results:
+        print_json(label, result)
+    return results
+
+
 @contextlib.contextmanager
 def running(args, kind: str, database: str, **env) -> Iterator[Server]:
     """A fresh database and the server on it, for the length of the block."""

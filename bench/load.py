@@ -296,13 +296,7 @@ def main() -> int:
         args.games, args.seconds, args.rate, args.readback_timeout = 3, 3, 5, 30
     limit = common.raise_file_limit()
     print(f"load: {common.machine()}; open files limit {limit}")
-    results = []
-    for kind, database in common.setups(args):
-        result = run(args, kind, database)
-        report(result)
-        results.append(result)
-    for result in results:
-        common.print_json("load", result)
+    results = common.run_each_setup("load", args, run, report)
     if any(clients.saw_errors(result) for result in results):
         print("load: the run saw errors, lost actions or stale pages (see above)", file=sys.stderr)
         return 1

@@ -242,13 +242,7 @@ def main() -> int:
     if args.smoke:
         args.samples, args.warmup = 2, 1
     print(f"tap: {common.machine()}")
-    results = []
-    for kind, database in common.setups(args):
-        result = run(args, kind, database)
-        report(result)
-        results.append(result)
-    for result in results:
-        common.print_json("tap", result)
+    results = common.run_each_setup("tap", args, run, report)
     missed = any(
         r[v][w]["missed"]
         for r in results

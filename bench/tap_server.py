@@ -202,14 +202,8 @@ def main() -> int:
     if args.smoke:
         args.samples, args.warmup = 3, 1
     print(f"tap_server: {common.machine()}")
-    results = []
-    for kind, database in common.setups(args):
-        result = run(args, kind, database)
-        report(result)
-        results.append(result)
-    for result in results:
-        common.print_json("tap_server", result)
-    missed = any(r[t][w]["missed"] for r in results for t in r["ratios"] for w in ("cash",))
+    results = common.run_each_setup("tap_server", args, run, report)
+    missed = any(r[target]["cash"]["missed"] for r in results for target in r["ratios"])
     return 1 if missed else 0
 
 
