@@ -139,6 +139,7 @@ def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> N
     second_short = state.settings.mode != "classic" and state.bankruptcies >= 1
     withdraw_bid(act, debtor)  # first: the cash a standing bid kept goes to the creditor too
     state.pending = [item for item in state.pending if item.seat != debtor.seat]
+    state.offers = [offer for offer in state.offers if not offer.concerns(debtor.seat)]
     for debt in state.waiting(DEBT):
         if debt.creditor == debtor.seat:  # what others owe the debtor is owed to the creditor
             debt.creditor = None if creditor is None else creditor.seat

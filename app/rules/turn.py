@@ -234,6 +234,7 @@ def go_to_jail(act: Act) -> None:
     player = act.player()
     if player.in_jail:
         raise RuleError("J1", "{player} is already in jail", player=player.name)
+    refuse_while_busy(act)  # a card or a deed still waiting would act on the jailed token
     send_to_jail(act, player)
 
 

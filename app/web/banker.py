@@ -200,7 +200,7 @@ def seated(game_id: str, seat: int) -> tuple[Game, GameState]:
 def player(game_id: str, seat: int):
     game, state = seated(game_id, seat)
     who = {"player": seat}
-    jail = [previewed(game, k, who) for k in ("jail_fine", "jail_card", "jail_doubles")]
+    jail = [previewed(game, k, who) for k in ("jail_fine", "jail_card")]
     return page(
         "player.html",
         game,

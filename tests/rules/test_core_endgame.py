@@ -125,6 +125,19 @@ def test_k2_owed_to_a_player_buildings_are_sold_and_everything_goes_to_the_credi
     assert table.waiting() == [("roll", 2)]
 
 
+def test_k2_k3_a_bankrupt_player_s_trade_offers_are_withdrawn():
+    """K2, K3, X1: a player who leaves the game leaves no trade offer open, made or received:
+    it could only be refused, as the bankrupt holds nothing now."""
+    table = Table().own(0, *DARK_BLUE, houses=1).own(1, READING).own(2, ORIENTAL)
+    table.do("trade_offer", player=1, partner=2, give={"deeds": [READING]}, take={"cash": 150})
+    table.do("trade_offer", player=2, partner=1, give={"deeds": [ORIENTAL]}, take={"cash": 90})
+    table.do("trade_offer", player=0, partner=2, give={"cash": 50}, take={"deeds": [ORIENTAL]})
+    table.put(1, cash=10).throws_onto(1, BOARDWALK)
+    table.do("bankrupt", player=1)
+    assert [(o.trade["player"], o.trade["partner"]) for o in table.state.offers] == [(0, 2)]
+    assert table.state.deeds[READING].owner == 0  # K2: Reading went to Ana, not to Cal
+
+
 def test_k2_m4_the_creditor_may_lift_a_received_mortgage_at_once():
     table = Table().own(0, BOARDWALK).own(1, READING, mortgaged=[READING]).put(1, cash=0)
     table.throws_onto(1, BOARDWALK)

@@ -455,3 +455,18 @@ def test_sg4_k1_a_game_ended_with_a_debt_open_scores_the_debt_against_the_debtor
     hotels = 3 * US.groups["light_blue"].house_price * 5
     assert ana["debts"] == HOTEL_ON_VERMONT
     assert ana["total"] == 1500 + sum(US.spaces[i].price for i in LIGHT_BLUE) + hotels + 550
+
+
+def test_j1_g2_go_to_jail_waits_until_the_landing_s_card_is_drawn():
+    """J1, G2: the banker's "Go to jail" is refused while the card of the landing still
+    waits: the card drawn next would move the jailed token (Advance to GO: to GO, with the
+    200 salary, still in jail). The card first, then jail."""
+    table = Table().turn_of(0).put(0, CHANCE - 7)
+    table.roll(0, 7)
+    assert table.waiting()[0] == ("card", 0)
+    assert refusal(table, "go_to_jail", player=0).rule == "R1"
+    table.do("card", player=0, card=card_of(US, "advance", to=0).id)
+    assert table.cash(0) == 1500 + US.salary
+    table.do("go_to_jail", player=0)
+    ana = table.state.players[0]
+    assert ana.in_jail and ana.position == JAIL and table.cash(0) == 1500 + US.salary

@@ -303,6 +303,17 @@ def test_j3_a_jailed_players_turn_offers_the_ways_out(table):
     assert ana.in_jail and ana.position == JAIL and ana.cash == 1500 and table.state().turn == 1
 
 
+def test_j3_a_jailed_player_s_page_offers_only_the_ways_out_of_jail_that_exist(table):
+    """J3: the player page of a jailed player offers the fine and the card, nothing else: no
+    button named after an action kind the bank does not know ("jail_doubles")."""
+    table.new_game()
+    table.act("go_to_jail", player=0)
+    page = table.page(f"/g/{table.id}/player/0")
+    assert table.button(page, "Ana pays the $50 fine and leaves jail")
+    assert not table.button(page, "Use Get Out of Jail Free")  # Ana holds no card
+    assert "jail_doubles" not in page and "Unknown action" not in page
+
+
 # -- money by hand ------------------------------------------------------------------------------
 
 
