@@ -529,9 +529,15 @@ def answered_offer(act: Act, accepting: bool) -> tuple[TradeOffer, PlayerState]:
     phone=ALWAYS,
 )
 def trade_accept(act: Act) -> None:
-    """X1-X3, M4: the partner says yes, choosing lift-now for mortgaged deeds received."""
+    """X1-X3, M4: the partner says yes, choosing lift-now for mortgaged deeds received (only
+    those: what the proposer receives stays mortgaged, the proposer's own choice to make)."""
     offer, _ = answered_offer(act, accepting=True)
-    trade(act.part({**offer.trade, "lift": act.payload.get("lift") or []}))
+    chosen = act.payload.get("lift") or []
+    if not isinstance(chosen, list):
+        raise RuleError("input", "lift must be a list of deeds")
+    received = {str(index) for index in (offer.trade.get("give") or {}).get("deeds") or []}
+    lift_now = [index for index in chosen if str(index) in received]
+    trade(act.part({**offer.trade, "lift": lift_now}))
 
 
 @action(
