@@ -271,9 +271,23 @@ class Kind:
     required: tuple[str, ...] = ()
     own_seat: str | None = None  # a player's own phone may send it, this field set to their seat
     phone: str | None = None  # ALWAYS, or TURNS: only while phones take their own turns (R1)
+    others: tuple[str, ...] = ()  # fields another party chooses: never from the sender's phone
 
 
 KINDS: dict[str, Kind] = {}
+
+
+def sent_by_own_phone(kind: Kind, payload: dict) -> dict:
+    """The payload as a player's own phone may send it: a field that is another party's
+    choice (`others`) is refused."""
+    chosen = [name for name in kind.others if name in payload]
+    if chosen:
+        raise RuleError(
+            "input",
+            "{field} is another player's choice: the banker asks them at the table",
+            field=chosen[0],
+        )
+    return payload
 
 
 def declare(kind: Kind) -> Kind:
@@ -291,16 +305,18 @@ def action(
     may: tuple[str, ...] = (),
     own_seat: str | None = None,
     phone: str | None = None,
+    others: tuple[str, ...] = (),
 ) -> Callable[[Handler], Handler]:
     """Declare an action kind with its handler: the fields it needs and those it may take,
     by name (each name's schema is in fields.FIELDS), and who may send it from a phone: the
-    seat in `own_seat` is the phone's own, `phone` says when (ALWAYS or TURNS)."""
+    seat in `own_seat` is the phone's own, `phone` says when (ALWAYS or TURNS), and `others`
+    names the fields that are another party's choice, which that phone may not send."""
     fields = {key: FIELDS[key] for key in (*needs, *may)}
     if phone is not None and own_seat is None:
         own_seat = "player"
 
     def register(handler: Handler) -> Handler:
-        declare(Kind(name, handler, label, rules, fields, tuple(needs), own_seat, phone))
+        declare(Kind(name, handler, label, rules, fields, tuple(needs), own_seat, phone, others))
         return handler
 
     return register

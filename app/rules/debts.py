@@ -29,7 +29,7 @@ class DebtFigures:
     owed: int  # all the debtor owes now
     cash: int
     raisable: int  # cash + mortgage values + half of what the buildings cost
-    creditor: int | None  # the one creditor; None: the bank, or several players (K5)
+    creditor: int | None  # the one player owed; None: the bank, or several players (K5)
 
     @property
     def short(self) -> int:
@@ -42,9 +42,10 @@ class DebtFigures:
 
 
 def creditor_of(state: GameState, seat: int) -> int | None:
-    """K5: the player a debtor owes, when they owe one player only; else the bank."""
-    creditors = {debt.creditor for debt in state.debts_of(seat)}
-    return creditors.pop() if len(creditors) == 1 else None
+    """K5: the player a debtor owes, when they owe one player only (what they owe the bank
+    beside it goes unpaid); else the bank."""
+    players = {debt.creditor for debt in state.debts_of(seat)} - {None}
+    return players.pop() if len(players) == 1 else None
 
 
 def debt_figures(state: GameState, edition: Edition, seat: int) -> DebtFigures | None:
@@ -108,6 +109,7 @@ def pay_debt(act: Act) -> None:
     needs=("player",),
     may=("lift",),
     phone=TURNS,
+    others=("lift",),  # the creditor's choice (M4), asked at the table: not the debtor's phone's
 )
 def bankrupt(act: Act) -> None:
     """K1-K3, K5, SG3: a debtor who cannot raise what they owe leaves the game, and the
@@ -125,6 +127,8 @@ def bankrupt(act: Act) -> None:
         )
     seat = creditor_of(act.state, debtor.seat)
     creditor = None if seat is None else act.state.players[seat]
+    if creditor is not None:  # K5: a fee owed to the bank beside the player's debt goes unpaid
+        owed = sum(d.amount for d in act.state.debts_of(debtor.seat) if d.creditor == seat)
     act.say(
         "{player} is bankrupt, owing {amount:money} to {creditor}",
         player=debtor.name,
@@ -136,7 +140,7 @@ def bankrupt(act: Act) -> None:
 
 def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> None:
     state = act.state
-    second_short = state.settings.mode != "classic" and state.bankruptcies >= 1
+    second_short = state.settings.mode == "short" and state.bankruptcies >= 1
     withdraw_bid(act, debtor)  # first: the cash a standing bid kept goes to the creditor too
     state.pending = [item for item in state.pending if item.seat != debtor.seat]
     state.offers = [offer for offer in state.offers if not offer.concerns(debtor.seat)]

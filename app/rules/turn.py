@@ -258,7 +258,14 @@ def _jailed(act: Act) -> PlayerState:
 
 @action("jail_fine", label=N_("Pay the fine"), rules="J3", needs=("player",), phone=TURNS)
 def jail_fine(act: Act) -> None:
-    """J3: pay the fine before throwing and leave jail."""
+    """J3: pay the fine before throwing, on the first or second turn in jail, and leave."""
+    if act.player().jail_tries + 1 >= JAIL_TRIES:
+        raise RuleError(
+            "J3",
+            "{player} is on a third turn in jail: throw first; the fine comes after a throw "
+            "without doubles",
+            player=act.player().name,
+        )
     player = _jailed(act)
     act.pay_bank_fee(player, act.edition.jail_fine)
     act.say(

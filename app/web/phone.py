@@ -11,7 +11,7 @@ from .. import bank
 from ..i18n import locale_name
 from ..models import Game, Player
 from ..rules import KINDS, RuleError, rent_due, score
-from ..rules.actions import TURNS
+from ..rules.actions import TURNS, sent_by_own_phone
 from ..snapshots import worked_out
 from . import turns
 from .args import arg, whole
@@ -154,7 +154,7 @@ def player_do(token: str):
         abort(403)
     back = url_for("phone.player_page", token=token)
     try:
-        payload = payload_from_form()
+        payload = sent_by_own_phone(KINDS[kind], payload_from_form())
         payload[own] = player.seat
         done = phone_perform(player, kind, payload)
         flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")

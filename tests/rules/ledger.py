@@ -8,8 +8,8 @@ party), the debts with their creditors, the pot, who holds each deed and card, w
 token stands, what waits. The machine (machine.py) calls both after every accepted action.
 
 Where the rule book leaves a choice to the app, the book follows the decision it records
-(the rounding of 10%, the K5 creditor, SG3 in a time-limited game too, debts owed to a
-bankrupt passing to their creditor).
+(the rounding of 10%, the K5 creditor, debts owed to a bankrupt passing to their
+creditor).
 """
 
 from __future__ import annotations
@@ -503,12 +503,13 @@ def pay_debt(book: Book, payload: dict) -> None:
 
 
 def bankrupt(book: Book, payload: dict) -> None:
-    """K2 to the one player owed, K3 to the bank, K5 to the bank when several are owed; SG3
-    the second bankruptcy of a short game hands everything over as it stands."""
+    """K2 to the one player owed (the bank's part beside it unpaid), K3 to the bank, K5 to
+    the bank when several players are owed; SG3 the second bankruptcy of a short game hands
+    everything over as it stands."""
     seat = payload["player"]
-    creditors = {d.creditor for d in book.debts_of(seat)}
-    creditor = creditors.pop() if len(creditors) == 1 else BANK
-    second = book.before.settings.mode != "classic" and book.before.bankruptcies >= 1
+    players = {d.creditor for d in book.debts_of(seat)} - {BANK}
+    creditor = players.pop() if len(players) == 1 else BANK
+    second = book.before.settings.mode == "short" and book.before.bankruptcies >= 1
     book.debts = [
         Debt(d.seat, creditor, d.amount, d.fee) if d.creditor == seat else d
         for d in book.debts

@@ -304,9 +304,9 @@ def case_of(edition: Edition, kind: str, payload: dict, before: GameState, outco
         steps = " with choices" if payload.get("choices") else ""
         return f"{kind}{steps}: " + (", ".join(sorted(set(news))) or "done")
     if kind == "bankrupt":
-        creditors = {d.creditor for d in before.debts_of(payload["player"])}
-        to = "a player (K2)" if len(creditors) == 1 and None not in creditors else "the bank"
-        second = " (SG3)" if after.settings.mode != "classic" and after.ended else ""
+        players = {d.creditor for d in before.debts_of(payload["player"])} - {None}
+        to = "a player (K2)" if len(players) == 1 else "the bank"
+        second = " (SG3)" if after.settings.mode == "short" and after.ended else ""
         return f"bankrupt to {to}{second}"
     if kind == "auction_close":
         lot = "deed" if before.auction.deed is not None else "building"
@@ -467,13 +467,14 @@ def k3_deeds_waiting_for_auction_are_the_bank_s(play: Play) -> None:
 
 
 def k4_sg3_the_game_ends_when_the_rule_book_says(play: Play) -> None:
-    """K4: the last player left wins; SG3: a short or timed game stops at the 2nd bankruptcy.
+    """K4: the last player left wins; SG3: a short game stops at the 2nd bankruptcy (a timed
+    one goes on until its time, TL1).
     An ended game has no auction running and waits for no choice (an open debt stays owed,
     SG4)."""
     state = play.state
     if len(state.in_play()) < 2 and not state.ended:
         raise Violation("K4: one player is left and the game goes on")
-    if state.settings.mode != "classic" and state.bankruptcies >= 2 and not state.ended:
+    if state.settings.mode == "short" and state.bankruptcies >= 2 and not state.ended:
         raise Violation("SG3: a second bankruptcy and the game goes on")
     choices = [p for p in state.pending if p.what != DEBT]
     if state.ended and (state.auction or state.to_auction or choices):

@@ -16,11 +16,13 @@ from ..support import (
     DARK_BLUE,
     GREEN,
     INCOME_TAX,
+    JAIL,
     LUXURY_TAX,
     MEDITERRANEAN,
     ORIENTAL,
     PARK_PLACE,
     PENNSYLVANIA,
+    RAILROADS,
     READING,
     US,
     VERMONT,
@@ -138,6 +140,24 @@ def test_k2_k3_a_bankrupt_player_s_trade_offers_are_withdrawn():
     assert table.state.deeds[READING].owner == 0  # K2: Reading went to Ana, not to Cal
 
 
+def test_k5_owed_to_the_bank_and_one_player_the_player_is_the_creditor():
+    """K5, K2, J3: Ana's third failed throw in jail owes the bank the fine and moves her onto
+    Bea's Virginia Avenue with 3 houses: she cannot raise the rent. Bea, the one player owed,
+    takes what Ana holds (K2); the fine beside it goes unpaid."""
+    virginia, pink = 14, (11, 13, 14)
+    rent = US.spaces[virginia].rent[3]
+    table = Table().own(1, *pink, houses=3).own(0, MEDITERRANEAN)
+    table.turn_of(0).put(0, JAIL, in_jail=True, jail_tries=2, cash=40)
+    table.roll(0, virginia - JAIL)
+    assert table.state.owed_by(0) == US.jail_fine + rent
+    bea = table.cash(1)
+    outcome = table.do("bankrupt", player=0)
+    assert paid(outcome) == [(0, 1, 40)]
+    assert table.cash(1) == bea + 40
+    assert table.state.deeds[MEDITERRANEAN].owner == 1  # K2: the deed, not an auction
+    assert f"Ana is bankrupt, owing ${rent} to Bea" in outcome.text
+
+
 def test_k2_m4_the_creditor_may_lift_a_received_mortgage_at_once():
     table = Table().own(0, BOARDWALK).own(1, READING, mortgaged=[READING]).put(1, cash=0)
     table.throws_onto(1, BOARDWALK)
@@ -245,6 +265,33 @@ def test_tl1_a_time_limited_game_needs_its_end_time_and_ends_when_called():
     assert table.waiting() == [("deal", None)]  # dealt as in SG1
     table.do("end_game")
     assert table.state.ended
+
+
+def test_tl1_a_time_limited_game_goes_on_after_its_second_bankruptcy_until_one_is_left():
+    """TL1, K2, K4: the time ends a time-limited game, not its second bankruptcy (SG3 is the
+    short game's): a bankrupt's buildings are sold at half for the creditor as in the classic
+    game, and the game ends only when one player is left."""
+    table = Table(mode="timed", ends_at="2099-01-01T00:00", names=("Ana", "Bea", "Cal", "Dev"))
+    table.do(
+        "deal", hands=[list(BROWN), [ORIENTAL, VERMONT], list(DARK_BLUE), [READING, RAILROADS[1]]]
+    )
+    table.own(0, *GREEN, houses=HOTEL)
+    table.put(1, cash=0).throws_onto(1, PENNSYLVANIA)
+    table.do("bankrupt", player=1)
+    table = built(table, 2, "dark_blue", [3, 3]).put(2, cash=20)
+    ana = table.cash(0)
+    table.throws_onto(2, PENNSYLVANIA)
+    outcome = table.do("bankrupt", player=2)  # the second: K2, not SG3
+    houses_at_half = 6 * BLUE_HOUSE // 2
+    assert paid(outcome) == [(None, 2, houses_at_half), (2, 0, houses_at_half + 20)]
+    assert not table.state.ended
+    assert all(
+        table.state.deeds[i].owner == 0 and not table.state.deeds[i].houses for i in DARK_BLUE
+    )
+    assert table.cash(0) == ana + houses_at_half + 20
+    table.put(3, cash=0).throws_onto(3, PENNSYLVANIA)
+    table.do("bankrupt", player=3)
+    assert table.state.ended  # K4: Ana is the last player left
 
 
 def test_h1_the_pot_is_paid_out_in_one_tap():

@@ -235,6 +235,20 @@ def test_j3_the_fine_or_the_card_only_before_the_throw():
     assert refusal(table, "jail_fine", player=1).rule == "J3"  # Bea is not in jail
 
 
+def test_j3_no_fine_before_the_third_throw_the_throw_comes_first():
+    """J3: the fine before the throw is for the first or second turn in jail; on the third the
+    player throws, and pays the fine only if the throw has no doubles (a card still frees)."""
+    table = Table().turn_of(0).put(0, JAIL, in_jail=True, jail_tries=2)
+    assert refusal(table, "jail_fine", player=0).rule == "J3"
+    assert table.cash(0) == 1500 and table.state.players[0].in_jail
+    table.roll(0, 8, True)  # doubles: out, no fine, no extra roll
+    ana = table.state.players[0]
+    assert not ana.in_jail and ana.position == JAIL + 8 and ana.cash == 1500
+    table.put(1, JAIL, in_jail=True, jail_tries=2, jail_free=["chance"])
+    table.do("jail_card", player=1)
+    assert not table.state.players[1].in_jail
+
+
 # -- cards -------------------------------------------------------------------------------
 
 

@@ -176,6 +176,29 @@ def test_k1_the_debtor_pays_the_debt_from_their_own_phone(table, app):
     assert "You owe" not in table.read(table.phone(1), phone)
 
 
+def test_k2_m4_the_debtor_s_phone_cannot_make_the_creditor_lift_a_mortgage(table, app):
+    """K2, M4: lifting a received mortgage at once is the creditor's choice. Bea's phone
+    declares her bankruptcy with `lift` added to the form: refused in words, nothing done;
+    without it Ana takes mortgaged Reading and pays only the 10% (M4)."""
+    table.new_game()
+    table.do("phone_turns", allow=True)
+    table.own(0, BOARDWALK)
+    table.own(1, READING)
+    table.act("mortgage", player=1, deed=READING)
+    table.act("bank_collect", player=1, amount=table.cash()[1])
+    table.throws_onto(1, BOARDWALK, 5)
+    before, phone = table.game(), app.test_client()
+    answer = table.phone_do(1, "bankrupt", phone, player=1, lift=[READING])
+    assert "another player's choice" in table.read(answer.headers["Location"], phone)
+    assert table.game() == before
+    ana = table.cash()[0]
+    table.phone_do(1, "bankrupt", phone, player=1)
+    interest = -(-US.spaces[READING].mortgage // 10)
+    assert table.cash()[0] == ana - interest
+    reading = table.state().deeds[READING]
+    assert reading.owner == 0 and reading.mortgaged
+
+
 def test_the_table_screen_draws_the_board_with_owners(table, app):
     table.new_game()
     table.own(0, BOARDWALK)
