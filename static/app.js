@@ -246,8 +246,9 @@ var tablebank = (function () {
     }).then(function () {
       sending = false;
       // A tap made while this one was on its way: its form on the page now, or else as it was
-      // drawn (the server then says in words why it is refused, instead of a tap lost unheard).
-      var next = queued && (same(queued[0]) || queued[0]);
+      // drawn (the server then says in words why it is refused, instead of a tap lost unheard),
+      // unless it was this very form tapped twice (its key makes it once: nothing to say).
+      var next = queued && (same(queued[0]) || (queued[0] !== form ? queued[0] : null));
       var by = queued && queued[1];
       queued = null;
       if (next && by && !next.contains(by)) {
