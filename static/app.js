@@ -245,7 +245,10 @@ var tablebank = (function () {
       HTMLFormElement.prototype.submit.call(form);  // the page's own way (its key makes it once)
     }).then(function () {
       sending = false;
-      var next = queued && same(queued[0]);  // a tap made while this one was on its way
+      // A tap made while this one was on its way: its form on the page now, or else as it was
+      // drawn (the server then says in words why it is refused, instead of a tap lost unheard),
+      // unless it was this very form tapped twice (its key makes it once: nothing to say).
+      var next = queued && (same(queued[0]) || (queued[0] !== form ? queued[0] : null));
       var by = queued && queued[1];
       queued = null;
       if (next && by && !next.contains(by)) {

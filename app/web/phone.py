@@ -16,7 +16,7 @@ from ..snapshots import worked_out
 from . import turns
 from .args import arg, whole
 from .pages import expected_version, page, payload_from_form, player_by_token, previewed
-from .phone_money import take_back_offer
+from .phone_money import done_words, take_back_offer
 from .present import game_view, history_page, latest_own, own_history, standings
 from .words import refused, said
 
@@ -157,7 +157,7 @@ def player_do(token: str):
         payload = sent_by_own_phone(KINDS[kind], payload_from_form())
         payload[own] = player.seat
         done = phone_perform(player, kind, payload)
-        flash(said(done.action.lines, bank.edition_of(done.game), done.action.text), "done")
+        flash(done_words(done), "done")
     except RuleError as refusal:
         if refusal.rule == "stale":
             return page("turn_taken.html", bank.find(player.game_id), back=back, token=token), 409

@@ -51,7 +51,12 @@ def take_back(token: str):
     player = player_by_token(token)
     game = player.game
     try:
-        if own_last_payment(game, player.seat) is None:
+        # A form drawn before the game moved on goes to the bank, which knows its key (a
+        # take-back sent twice: "Already done") or refuses it as drawn for an earlier moment.
+        if own_last_payment(game, player.seat) is None and expected_version() in (
+            None,
+            game.version,
+        ):
             raise RuleError(
                 "input",
                 "Only your own last payment can be taken back, within a minute, before anything"
@@ -65,10 +70,17 @@ def take_back(token: str):
             key=request.form.get("key") or None,
             expected_version=expected_version(),
         )
-        flash(said(done.action.lines, bank.edition_of(done.game), done.action.text, True), "done")
+        flash(done_words(done, undo=True), "done")
     except RuleError as refusal:
         flash(refused(refusal), "error")
     return redirect(url_for("phone.player_page", token=token))
+
+
+def done_words(done, undo: bool = False) -> str:
+    """The green message of a phone's action: what was done, or that it was already done (a
+    form sent again with its key: a double tap, Back to the page and tap)."""
+    text = said(done.action.lines, bank.edition_of(done.game), done.action.text, undo)
+    return _("Already done: %(what)s", what=text) if done.repeated else text
 
 
 @bp.app_template_global()

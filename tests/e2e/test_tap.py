@@ -137,3 +137,66 @@ def game_state(game: Api) -> dict:
     )
     with urllib.request.urlopen(request) as response:
         return json.loads(response.read())
+
+
+def test_a_tap_made_while_another_is_on_its_way_is_never_lost_unheard(phone: Page, live_server):
+    """G1: "Ana collects", then "Bea collects" before Ana's answer came. The page Ana's answer
+    brings has no "Bea collects" button, so Bea's tap goes as it was drawn: the server says in
+    words that nothing was done, instead of the tap vanishing; Bea is not paid unseen."""
+    game = Api(live_server)
+    game.banker(phone)
+    phone.goto(f"{game.dashboard}pick/pass_go")
+    held = []
+
+    def hold_the_first(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    phone.route(re.compile(r"/do$"), hold_the_first)
+    phone.get_by_role("button", name="Ana collects $200 salary").click()
+    phone.get_by_role("button", name="Bea collects $200 salary").click()
+    assert len(held) == 1  # Bea's tap waits for Ana's answer
+    held[0].continue_()
+    expect(phone.locator(".flash.error")).to_contain_text("nothing was done")
+    assert game_cash(game) == [1700, 1500]
+
+
+def test_the_same_button_tapped_twice_is_done_once_and_keeps_its_undo(phone: Page, live_server):
+    """G1: a double tap on "Ana collects" while the first is on its way: paid once, and the
+    green banner of that payment (with its Undo) stays, not an "Already done" in its place."""
+    game = Api(live_server)
+    game.banker(phone)
+    phone.goto(f"{game.dashboard}pick/pass_go")
+    held = []
+
+    def hold_the_first(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    phone.route(re.compile(r"/do$"), hold_the_first)
+    phone.evaluate(COUNT_POSTS)
+    button = phone.get_by_role("button", name="Ana collects $200 salary")
+    button.click()
+    button.click()
+    assert len(held) == 1
+    held[0].continue_()
+    banner = phone.locator(".flash.done")
+    expect(banner).to_contain_text("Ana collects $200 salary")
+    # a second tap would have been sent as the answer was put in, before anything reads it
+    assert phone.evaluate("window.__posts") == 1
+    expect(banner.get_by_role("button", name="Undo")).to_be_visible()
+    assert game_cash(game) == [1700, 1500]
+
+
+COUNT_POSTS = """() => {
+  window.__posts = 0;
+  const sent = window.fetch;
+  window.fetch = (url, options) => {
+    if (options && options.method === "POST") { window.__posts += 1; }
+    return sent(url, options);
+  };
+}"""

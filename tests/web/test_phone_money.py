@@ -58,3 +58,28 @@ def test_a_payment_older_than_a_minute_or_followed_by_another_action_stays(table
     answer = phone.post(f"{table.phone(0)}/take-back", data={}, follow_redirects=True)
     assert "Only your own last payment can be taken back, within a minute" in answer.text
     assert table.cash() == [1430, 1580]
+
+
+def test_a_payment_confirmed_twice_is_paid_once_and_the_second_answer_says_already_done(table):
+    """The same confirm form posted again (a double tap without JavaScript, Back to the page
+    and tap): paid once, and the phone says it was already done, not the payment again."""
+    table.new_game(names=("Ana", "Bea"))
+    phone = table.app.test_client()
+    asked = table.page(f"{table.phone(0)}/preview?to=1&amount=50", phone)
+    table.press(asked, "Ana pays Bea $50", phone)
+    again = table.press(asked, "Ana pays Bea $50", phone)
+    assert table.cash() == [1450, 1550]
+    assert "Already done: Ana pays Bea $50" in table.read(again.location, phone)
+
+
+def test_a_take_back_sent_twice_says_already_done_not_that_it_cannot_be_taken_back(table):
+    table.new_game(names=("Ana", "Bea"))
+    phone = table.app.test_client()
+    table.press(table.page(f"{table.phone(0)}/preview?to=1&amount=50", phone), "Ana", phone)
+    page = table.page(table.phone(0), phone)
+    table.press(page, "Take back: Ana pays Bea $50", phone)
+    again = table.press(page, "Take back: Ana pays Bea $50", phone)
+    assert table.cash() == [1500, 1500]
+    shown = table.read(again.location, phone)
+    assert "Already done: Undo: Ana pays Bea $50" in shown
+    assert "Only your own last payment" not in shown

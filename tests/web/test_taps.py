@@ -190,3 +190,17 @@ def test_the_streams_an_action_woke_draw_once_its_answer_is_out(table, app, monk
         watcher(app).stop()
     assert answer.status_code == 200
     assert drawn.index("game.html") < drawn.index("player_live.html")
+
+
+def test_k1_a_refused_quick_money_tap_stays_on_the_players_card(table):
+    """Quick money on a player's card that the player cannot pay: the red message on that
+    card, where the banker was, not on the dashboard; nothing paid."""
+    table.new_game()
+    card = f"/g/{table.id}/player/0"
+    form = re.search(r'<form[^>]*class="[^"]*quick-money.*?</form>', table.page(card), re.S)[0]
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+    fields.update(to="bank", amount="typed", typed="99999")
+    answer = table.client.post(f"/g/{table.id}/quick/0", data=fields, headers=TAP)
+    assert answer.headers["X-Tablebank-Page"] == card
+    assert "Ana cannot pay $99,999" in table.text(answer.text)
+    assert table.cash() == [1500, 1500]
