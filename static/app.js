@@ -296,3 +296,20 @@ var tablebank = (function () {
     label.querySelector("input").checked = percent;
   });
 })();
+// A page that says what an action will do before it does it is pinned to the game's version
+// in its address (`v`), without a reload: opened there again once the game has moved on (Back
+// after its tap, then a second tap, would do it twice), the server says so instead
+// (web/pages.py: confirming).
+(function () {
+  "use strict";
+  function pin() {
+    var version = document.body.dataset.pin;
+    if (!version || !window.URL || !window.history.replaceState) { return; }
+    var url = new URL(location.href);
+    if (url.searchParams.get("v") === version) { return; }
+    url.searchParams.set("v", version);
+    history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+  }
+  pin();
+  document.addEventListener("swapped", pin);
+})();

@@ -24,7 +24,16 @@ from . import turns
 from .args import arg, whole
 from .auth import banker_games, is_banker, remember_banker
 from .colours import make_legible
-from .pages import Option, back_to, expected_version, load, page, payload_from_form, previewed
+from .pages import (
+    Option,
+    back_to,
+    confirming,
+    expected_version,
+    load,
+    page,
+    payload_from_form,
+    previewed,
+)
 from .present import history_page, row_said, undo_target
 from .taps import pass_on
 from .words import N_, refused, said
@@ -230,7 +239,8 @@ def pick(game_id: str, kind: str):
     options = [(p, previewed(game, kind, {"player": p.seat})) for p in state.in_play()]
     accepted = [(p, option) for p, option in options if not option.error]
     options = accepted or options  # none accepted (an empty pot): each refusal in words
-    return page("pick.html", game, options=options, kind=kind)
+    back = url_for("banker.dashboard", game_id=game.id)
+    return confirming("pick.html", game, back, options=options, kind=kind)
 
 
 # -- landed on ---------------------------------------------------------------------------
@@ -261,9 +271,10 @@ def land(game_id: str, seat: int, index: int):
     passed_go = request.args.get("passed_go", "1" if passed_default else "") == "1"
     base = {"player": seat, "space": index, "passed_go": passed_go and index != 0}
     landing = {**turns.landing_options(game, "land", base), "space": space}
-    return page(
+    return confirming(
         "land.html",
         game,
+        url_for("banker.dashboard", game_id=game.id),
         who=who,
         passed_go=passed_go,
         owner=owner_of(state, space),
@@ -296,22 +307,29 @@ def money(game_id: str):
     if kind not in ("bank_pay", "bank_collect"):
         kind = "bank_pay"
     fields = {k: request.args.get(k) for k in ("player", "amount", "note")}
-    option = previewed(game, kind, fields) if request.args.get("amount") else None
-    return page("money.html", game, kind=kind, fields=fields, option=option)
+    if not request.args.get("amount"):
+        return page("money.html", game, kind=kind, fields=fields, option=None)
+    option = previewed(game, kind, fields)
+    back = url_for("banker.dashboard", game_id=game.id)
+    return confirming("money.html", game, back, kind=kind, fields=fields, option=option)
 
 
 @bp.get("/g/<game_id>/transfer")
 def transfer(game_id: str):
     game = load(game_id)
     fields = {k: request.args.get(k) for k in ("from", "to", "amount", "note")}
-    option = previewed(game, "transfer", fields) if request.args.get("amount") else None
-    return page("transfer.html", game, fields=fields, option=option)
+    if not request.args.get("amount"):
+        return page("transfer.html", game, fields=fields, option=None)
+    option = previewed(game, "transfer", fields)
+    back = url_for("banker.dashboard", game_id=game.id)
+    return confirming("transfer.html", game, back, fields=fields, option=option)
 
 
 @bp.get("/g/<game_id>/undo")
 def undo(game_id: str):
     game = load(game_id)
-    return page("confirm.html", game, option=undo_offer(game))
+    back = url_for("banker.dashboard", game_id=game.id)
+    return confirming("confirm.html", game, back, option=undo_offer(game))
 
 
 # -- the one door ------------------------------------------------------------------------

@@ -88,6 +88,20 @@ def game_by_table_token(token: str) -> Game:
     return found
 
 
+def confirming(template: str, game: Game, back: str, **context):
+    """A page that says what an action will do before it does it, pinned to the game's version
+    (static/app.js puts it in the address as `v`): opened again at that address once the game
+    has moved on (Back after its tap, then a second tap, would do it twice), it says so instead,
+    with the way back and the way to open it afresh. `back`: the game as it is now."""
+    pinned = whole(request.args.get("v"))
+    if pinned is not None and pinned != game.version:
+        query = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "v"])
+        again = request.path + (f"?{query}" if query else "")
+        token = context.get("token")
+        return page("turn_taken.html", game, back=back, again=again, token=token), 409
+    return page(template, game, pin=game.version, **context)
+
+
 def page(template: str, game: Game | None = None, **context):
     if game is not None:
         view = game_view(game)

@@ -15,7 +15,14 @@ from ..rules.actions import TURNS, sent_by_own_phone
 from ..snapshots import worked_out
 from . import turns
 from .args import arg, whole
-from .pages import expected_version, page, payload_from_form, player_by_token, previewed
+from .pages import (
+    confirming,
+    expected_version,
+    page,
+    payload_from_form,
+    player_by_token,
+    previewed,
+)
 from .phone_money import done_words, take_back_offer
 from .present import game_view, history_page, latest_own, own_history, standings
 from .words import refused, said
@@ -223,4 +230,7 @@ def player_preview(token: str):
         fields["amount"] = request.args.get("typed", "")
     fields[own] = player.seat
     option = previewed(player.game, kind, fields)
-    return page("phone_confirm.html", player.game, option=option, token=token, seat=player.seat)
+    back = url_for("phone.player_page", token=token)
+    return confirming(
+        "phone_confirm.html", player.game, back, option=option, token=token, seat=player.seat
+    )

@@ -72,14 +72,23 @@ def test_a_page_drawn_before_another_phone_acted_says_the_turn_was_taken(phone: 
     assert game_cash(game) == [1500, 1550]
 
 
-def test_back_after_a_tap_shows_the_page_before_it(phone: Page, live_server):
+def test_back_after_a_tap_says_the_game_moved_on_and_a_second_tap_needs_a_fresh_page(
+    phone: Page, live_server
+):
+    """G1: Back to the page a tap left does not offer the same tap again (it would pay the
+    salary twice): the page says the game has moved on; opened afresh, it offers it again."""
     game = Api(live_server)
     game.banker(phone)
     passed_go(phone)
     expect(balance(phone, 0)).to_have_text("$1,700")
     phone.go_back()
-    expect(phone).to_have_url(re.compile(r"/pick/pass_go$"))
+    expect(phone).to_have_url(re.compile(r"/pick/pass_go\?v=0$"))
+    expect(phone.locator("header .title")).to_have_text("The game has moved on")
+    expect(phone.get_by_role("button", name="Ana collects $200 salary")).to_have_count(0)
+    assert game_cash(game) == [1700, 1500]
+    phone.get_by_role("link", name="Open this page again").click()
     expect(phone.get_by_role("button", name="Ana collects $200 salary")).to_be_visible()
+    expect(phone).to_have_url(re.compile(r"/pick/pass_go\?v=1$"))
 
 
 def test_with_javascript_off_the_same_tap_posts_and_redirects(browser: Browser, live_server):
