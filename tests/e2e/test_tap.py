@@ -91,6 +91,38 @@ def test_back_after_a_tap_says_the_game_moved_on_and_a_second_tap_needs_a_fresh_
     expect(phone).to_have_url(re.compile(r"/pick/pass_go\?v=1$"))
 
 
+def test_with_javascript_off_back_to_a_confirm_page_never_pays_twice(
+    browser: Browser, live_server
+):
+    """Without JavaScript the money form puts the version in the confirm page's address:
+    Back to it after the payment shows that page as the browser kept it (its button's key
+    makes a second tap "Already done") or asks the server, which says the game moved on."""
+    game = Api(live_server)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        game.banker(page)
+        page.get_by_role("link", name="Bank pays / collects").click()
+        page.get_by_label("Ana").check()
+        page.get_by_label("Amount").fill("50")
+        page.get_by_role("button", name="Preview").click()
+        expect(page).to_have_url(re.compile(r"[?&]v=0(&|$)"))
+        with page.expect_navigation():
+            page.get_by_role("button", name="The bank pays Ana $50").click()
+        assert game_cash(game) == [1550, 1500]
+        page.go_back()
+        again = page.get_by_role("button", name="The bank pays Ana $50")
+        if again.count():
+            with page.expect_navigation():
+                again.click()
+            expect(page.locator(".flash.done")).to_contain_text("Already done")
+        else:
+            expect(page.locator("header .title")).to_have_text("The game has moved on")
+        assert game_cash(game) == [1550, 1500]
+    finally:
+        context.close()
+
+
 def test_with_javascript_off_the_same_tap_posts_and_redirects(browser: Browser, live_server):
     game = Api(live_server)
     context = browser.new_context(viewport=PHONE, is_mobile=True, java_script_enabled=False)
