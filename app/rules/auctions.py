@@ -72,6 +72,28 @@ def auction_open(act: Act) -> None:
         raise RuleError("P1", "A deed goes to auction when the player who landed on it declines")
 
 
+def shortage(state: GameState, edition: Edition, building: str) -> bool:
+    """B5: the bank is short of `building`: two or more players hold a whole group they
+    could build on, and the bank has some of it left but fewer than their streets could
+    still take (up to 4 houses a street, B2, in the short game too; a hotel each)."""
+    builders = [
+        [g for g in edition.groups.values() if g.house_price and held_whole(state, g, p.seat)]
+        for p in state.in_play()
+    ]
+    groups = [owned for owned in builders if owned]
+    if len(groups) < 2:
+        return False
+    streets = [state.deeds[i] for owned in groups for group in owned for i in group.deeds]
+    if building == "house":
+        room = sum(HOTEL - 1 - d.houses for d in streets if d.houses < HOTEL)
+        return 0 < state.houses < room
+    return 0 < state.hotels < sum(1 for d in streets if d.houses < HOTEL)
+
+
+def held_whole(state: GameState, group: Group, seat: int) -> bool:
+    return all(state.deeds[i].owner == seat for i in group.deeds)
+
+
 def building_lot(act: Act, building: object) -> Auction:
     """B5: a house or a hotel the bank still has, from the lowest house price."""
     if building not in BUILDINGS:

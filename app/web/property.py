@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from .. import bank
 from ..models import Game
 from ..rules import HOTEL, GameState, RuleError
+from ..rules.auctions import shortage
 from ..rules.edition import Edition, Group
 from ..rules.property import lift_cost
 from .args import seat_of, wholes
@@ -114,32 +115,13 @@ def build(game_id: str):
     game, state, edition, seat = for_player(game_id)
     owned = [] if seat is None else whole_groups(state, edition, seat)
     groups = [group_choices(game, state, seat, group) for group in owned]
-    shortage = [
+    auctions = [
         previewed(game, "auction_open", {"building": building}, style="secondary")
         for building in ("house", "hotel")
-        if short_of(state, edition, building)
+        if shortage(state, edition, building)
     ]
     needed = state.settings.houses_for_hotel
-    return page("build.html", game, seat=seat, groups=groups, shortage=shortage, needed=needed)
-
-
-def short_of(state: GameState, edition: Edition, building: str) -> bool:
-    """B5: a shortage, as the pages judge it before offering the building auction: two or
-    more players hold a whole group they could build on, and the bank has some of the
-    building left but fewer than their streets could still take."""
-    builders = [p.seat for p in state.in_play() if whole_groups(state, edition, p.seat)]
-    if len(builders) < 2:
-        return False
-    streets = [
-        state.deeds[i] for seat in builders for g in whole_groups(state, edition, seat)
-        for i in g.deeds
-    ]  # fmt: skip
-    full = state.settings.houses_for_hotel
-    if building == "house":
-        room, left = sum(max(0, full - d.houses) for d in streets if d.houses < HOTEL), state.houses
-    else:
-        room, left = sum(1 for d in streets if d.houses < HOTEL), state.hotels
-    return 0 < left < room
+    return page("build.html", game, seat=seat, groups=groups, shortage=auctions, needed=needed)
 
 
 @bp.get("/mortgages")

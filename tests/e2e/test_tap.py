@@ -91,9 +91,7 @@ def test_back_after_a_tap_says_the_game_moved_on_and_a_second_tap_needs_a_fresh_
     expect(phone).to_have_url(re.compile(r"/pick/pass_go\?v=1$"))
 
 
-def test_with_javascript_off_back_to_a_confirm_page_never_pays_twice(
-    browser: Browser, live_server
-):
+def test_with_javascript_off_back_to_a_confirm_page_never_pays_twice(browser: Browser, live_server):
     """Without JavaScript the money form puts the version in the confirm page's address:
     Back to it after the payment shows that page as the browser kept it (its button's key
     makes a second tap "Already done") or asks the server, which says the game moved on."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from tablebank.rules import HOTEL, rent_due
+from tablebank.rules.auctions import shortage
 from tablebank.rules.property import interest, lift_cost
 
 from ..support import (
@@ -117,6 +118,21 @@ def test_b5_a_building_shortage_goes_to_auction_from_the_lowest_house_price(gree
     assert paid(outcome) == [(1, None, 60)]
     assert table.state.deeds[MEDITERRANEAN].houses == 1 and table.state.houses == 0
     assert table.cash(1) == 5000 - 60
+
+
+def test_b5_sg2_a_short_game_s_streets_still_take_a_fourth_house_in_a_shortage():
+    """B5, B2, SG2: in the short game a hotel needs 3 houses, but a street still takes 4
+    (B2). Ana's greens and Bea's browns stand at 3 houses each: room for 5 more houses, and
+    the bank's 3 are a shortage to auction."""
+    table = Table(mode="short")
+    table.do("deal", hands=[[GREEN[0], GREEN[1]], list(BROWN), [READING, RAILROADS[1]]])
+    table.own(0, GREEN[2]).put(0, cash=10_000).put(1, cash=10_000)
+    build(table, [3, 3, 3])
+    build(table, [3, 3], group="brown", seat=1)
+    table.state.houses = 3
+    assert shortage(table.state, US, "house")
+    table.state.houses = 5
+    assert not shortage(table.state, US, "house")  # as many as the streets could take
 
 
 def test_b6_selling_back_pays_half_the_price_evenly(greens):
