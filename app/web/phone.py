@@ -33,14 +33,24 @@ OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at
 
 
 def offers_to(game: Game, state, seat: int) -> list[tuple]:
-    """Trades offered to this player: what accepting does, and the way to say no."""
+    """Trades offered to this player: what accepting does, what accepting and lifting the
+    mortgaged deeds received does at once (M4; None if none is mortgaged), and the way to
+    say no."""
     found = []
     for pending in state.offers:
         if pending.offered_to(seat):
             who = {"player": seat, "offer": pending.id}
+            mortgaged = [i for i in received_deeds(pending) if state.deeds[i].mortgaged]
+            lifting = mortgaged and previewed(game, "trade_accept", {**who, "lift": mortgaged})
             decline = previewed(game, "trade_decline", who, style="danger")
-            found.append((previewed(game, "trade_accept", who), decline))
+            found.append((previewed(game, "trade_accept", who), lifting or None, decline))
     return found
+
+
+def received_deeds(offer) -> list[int]:
+    """The deeds the partner of a trade offer would receive."""
+    deeds = (offer.trade.get("give") or {}).get("deeds") or []
+    return [int(i) for i in deeds if str(i).isdigit()]
 
 
 def own_field(game: Game, kind: str) -> str | None:

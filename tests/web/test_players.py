@@ -6,6 +6,7 @@ import json
 import re
 
 from tablebank.models import Player, db
+from tablebank.rules.property import lift_cost
 
 from ..support import BOARDWALK, READING, US
 
@@ -150,6 +151,26 @@ def test_x1_a_trade_offered_to_a_phone_is_accepted_there(table, app):
     player_do(phone, bea, "trade_accept", offer=offer)
     assert table.cash() == [1500 - PRICE + 500, 1000]
     assert table.state().deeds[BOARDWALK].owner == 1 and table.game()["offers"] == []
+
+
+def test_m4_a_mortgaged_deed_offered_to_a_phone_may_be_lifted_there_at_once(table, app):
+    """M4: receiving a mortgaged deed, the new owner pays the 10% at once, or lifts it at
+    the same moment for the mortgage value alone: Bea's phone offers both, and "Accept and
+    lift now" costs her the value plus the 10% (110% in all) and Boardwalk is hers, clear."""
+    table.new_game()
+    table.own(0, BOARDWALK)
+    table.act("mortgage", player=0, deed=BOARDWALK)
+    trade = {"player": 0, "partner": 1, "give": {"deeds": [BOARDWALK]}, "take": {"cash": 500}}
+    table.do("trade_offer", **trade)
+    phone = app.test_client()
+    page = table.page(table.phone(1), phone)
+    assert table.button(page, "Accept") and table.button(page, "Accept and lift now")
+    ana = table.cash()[0]
+    table.press(page, "Accept and lift now", client=phone)
+    mortgage = US.spaces[BOARDWALK].mortgage
+    assert table.cash() == [ana + 500, 1500 - 500 - lift_cost(mortgage)]
+    boardwalk = table.state().deeds[BOARDWALK]
+    assert boardwalk.owner == 1 and not boardwalk.mortgaged
 
 
 def test_x1_a_trade_declined_on_the_phone_changes_nothing(table, app):
