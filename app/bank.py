@@ -20,7 +20,7 @@ from .db_setup import awaiting_commit
 from .inputs import clean_payload, clean_setup, clean_text
 from .live import announce, hand_over, watcher
 from .models import Action, Game, Player, db, new_game_id, now
-from .rules import UNDO, Edition, GameState, Outcome, RuleError, apply, new_game
+from .rules import KINDS, UNDO, Edition, GameState, Outcome, RuleError, apply, new_game
 from .rules.setup import RULES
 
 LOCK = {"sqlite_immediate": True}  # BEGIN IMMEDIATE on SQLite; see db_setup.py
@@ -224,7 +224,11 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
             _append(game, "end_game", {}, "clock", None, preview(game, "end_game", {}))
             db.session.commit()
             raise RuleError("TL1", "Time is up: the game has ended. See the results.")
-        if expected_version is not None and expected_version != game.version:
+        if (
+            expected_version is not None
+            and expected_version != game.version
+            and not current(kind, payload)
+        ):
             raise RuleError(
                 "stale",
                 "Another device acted first: the game has changed since this page was "
@@ -250,6 +254,13 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
     live.bump(game.id, game.version, cash)
     hand_over()
     return Done(game, row, outcome)
+
+
+def current(kind: str, payload: dict) -> bool:
+    """Whether the action, sent from a page drawn before the game moved on, still says all it
+    does (a bid that names its lot): then it is worked out as sent, not refused as stale."""
+    declared = KINDS.get(kind)
+    return bool(declared and declared.still_current and declared.still_current(payload))
 
 
 ACTING = "tablebank.acting"  # the request's environ: the games it acted on (live.acting)

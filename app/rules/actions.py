@@ -8,7 +8,7 @@ a handler on a copy of the state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .edition import BOARD_SIZE, Edition, Space
 from .errors import RuleError
@@ -272,6 +272,9 @@ class Kind:
     own_seat: str | None = None  # a player's own phone may send it, this field set to their seat
     phone: str | None = None  # ALWAYS, or TURNS: only while phones take their own turns (R1)
     others: tuple[str, ...] = ()  # fields another party chooses: never from the sender's phone
+    # Whether a payload drawn at an earlier version still says all it does (a bid naming its
+    # lot): the game's having moved on since does not refuse it; the rules judge it as it is.
+    still_current: Callable[[dict], bool] | None = None
 
 
 KINDS: dict[str, Kind] = {}
@@ -306,17 +309,21 @@ def action(
     own_seat: str | None = None,
     phone: str | None = None,
     others: tuple[str, ...] = (),
+    still_current: Callable[[dict], bool] | None = None,
 ) -> Callable[[Handler], Handler]:
     """Declare an action kind with its handler: the fields it needs and those it may take,
     by name (each name's schema is in fields.FIELDS), and who may send it from a phone: the
     seat in `own_seat` is the phone's own, `phone` says when (ALWAYS or TURNS), and `others`
-    names the fields that are another party's choice, which that phone may not send."""
+    names the fields that are another party's choice, which that phone may not send;
+    `still_current(payload)` says when a payload sent from a page drawn before the game moved
+    on is worked out all the same."""
     fields = {key: FIELDS[key] for key in (*needs, *may)}
     if phone is not None and own_seat is None:
         own_seat = "player"
 
     def register(handler: Handler) -> Handler:
-        declare(Kind(name, handler, label, rules, fields, tuple(needs), own_seat, phone, others))
+        kind = Kind(name, handler, label, rules, fields, tuple(needs), own_seat, phone, others)
+        declare(replace(kind, still_current=still_current))
         return handler
 
     return register

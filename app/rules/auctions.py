@@ -14,6 +14,28 @@ from .words import N_, Phrase
 BUILDINGS = ("house", "hotel")
 
 
+def lot_fields(auction: Auction | None) -> dict:
+    """The fields a bid names the auction's lot with (none: no auction is open)."""
+    if auction is None:
+        return {}
+    return {"deed": auction.deed} if auction.deed is not None else {"building": auction.building}
+
+
+def for_this_lot(act: Act, auction: Auction) -> bool:
+    deed, building = act.payload.get("deed"), act.payload.get("building")
+    if deed is not None:
+        return str(deed) == str(auction.deed)
+    return building == auction.building
+
+
+def lot_named(act: Act) -> str:
+    """The lot a bid names, in words."""
+    deed = act.payload.get("deed")
+    if deed is not None and str(deed).isdigit() and int(deed) < len(act.edition.spaces):
+        return act.edition.spaces[int(deed)].name
+    return Phrase("a hotel") if act.payload.get("building") == "hotel" else Phrase("a house")
+
+
 def lot_name(act: Act, auction: Auction) -> str:
     if auction.deed is not None:
         return act.edition.spaces[auction.deed].name
@@ -130,10 +152,25 @@ def may_bid(state: GameState, edition: Edition, player: PlayerState) -> bool:
     )
 
 
-@action("bid", label=N_("Bid"), rules="P1", needs=("player", "amount"), phone=ALWAYS)
+def names_its_lot(payload: dict) -> bool:
+    """A bid that says which lot it is for: it means the same whatever was bid meanwhile."""
+    return payload.get("deed") is not None or payload.get("building") is not None
+
+
+@action(
+    "bid",
+    label=N_("Bid"),
+    rules="P1; deed or building: the lot it is for (then a bid drawn before another still counts)",
+    needs=("player", "amount"),
+    may=("deed", "building"),
+    phone=ALWAYS,
+    still_current=names_its_lot,
+)
 def bid(act: Act) -> None:
-    """P1: each bid beats the last and is no more than the bidder's cash."""
+    """P1: each bid beats the last and is no more than the bidder's cash, for the lot on sale."""
     auction, player = running(act), act.player()
+    if names_its_lot(act.payload) and not for_this_lot(act, auction):
+        raise RuleError("P1", "The auction of {lot} is over", lot=lot_named(act))
     amount = act.amount()
     act.clear_of_debt(player)
     if auction.bidder == player.seat:

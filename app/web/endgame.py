@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from .. import bank, logbook
 from ..rules import score_breakdown
-from ..rules.auctions import lowest_bid, may_bid
+from ..rules.auctions import lot_fields, lowest_bid, may_bid
 from ..rules.property import lift_cost
 from ..rules.state import DEAL
 from . import turns
@@ -32,7 +32,8 @@ def auction(game_id: str):
     game = load(game_id)
     state = bank.state_of(game)
     fields = {k: request.args.get(k) for k in ("player", "amount")}
-    bid = previewed(game, "bid", fields) if fields["amount"] else None
+    lot = lot_fields(state.auction)  # the bid is for the lot on sale as it is previewed
+    bid = previewed(game, "bid", {**fields, **lot}) if fields["amount"] else None
     if request.args.get("fragment"):
         return auction_fragment(game)
     context = dict(auction=state.auction, fields=fields, bid=bid, closes=closes(game, state))
@@ -94,7 +95,7 @@ def bid_chips(state, edition) -> list[tuple]:
         for step in STEPS if may_bid(state, edition, player) else ():
             amount = base + step
             if lowest_bid(auction) <= amount <= player.cash:
-                payload = {"player": player.seat, "amount": amount}
+                payload = {"player": player.seat, "amount": amount, **lot_fields(auction)}
                 chips.append((amount, Option("bid", payload, f"+{step}", style="mini")))
         rows.append((player, chips))
     return rows

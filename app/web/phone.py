@@ -12,6 +12,7 @@ from ..i18n import locale_name
 from ..models import Game, Player
 from ..rules import KINDS, RuleError, rent_due, score
 from ..rules.actions import TURNS, sent_by_own_phone
+from ..rules.auctions import lot_fields
 from ..snapshots import worked_out
 from . import turns
 from .args import arg, whole
@@ -239,6 +240,8 @@ def player_preview(token: str):
     if fields.get("amount") == "typed":  # "Pay someone": the amount typed, not a preset
         fields["amount"] = request.args.get("typed", "")
     fields[own] = player.seat
+    if kind == "bid":  # for the lot on sale as the bid is previewed
+        fields.update(lot_fields(bank.state_of(player.game).auction))
     option = previewed(player.game, kind, fields)
     back = url_for("phone.player_page", token=token)
     return confirming(
