@@ -360,7 +360,8 @@ def perform_form(game: Game, kind: str, payload: dict):
     except RuleError as refusal:
         if refusal.rule == "stale":  # drawn for an earlier moment: Back, another phone
             back = url_for("banker.dashboard", game_id=game.id)
-            return page("turn_taken.html", bank.find(game.id), back=back), 409
+            moved = kind != "roll"  # anything but a throw: the game, not the turn, moved on
+            return page("turn_taken.html", bank.find(game.id), back=back, moved=moved), 409
         flash(refused(refusal), "error")
         return redirect(back_to(game.id))
     return after(done, kind)

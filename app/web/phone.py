@@ -178,7 +178,8 @@ def player_do(token: str):
         flash(done_words(done), "done")
     except RuleError as refusal:
         if refusal.rule == "stale":
-            return page("turn_taken.html", bank.find(player.game_id), back=back, token=token), 409
+            game, moved = bank.find(player.game_id), kind != "roll"  # a throw: the turn moved on
+            return page("turn_taken.html", game, back=back, token=token, moved=moved), 409
         flash(refused(refusal), "error")
     return redirect(back)
 

@@ -59,7 +59,7 @@ def test_the_live_page_goes_on_after_a_tap(phone: Page, live_server):
     assert stayed(phone)
 
 
-def test_a_page_drawn_before_another_phone_acted_says_the_turn_was_taken(phone: Page, live_server):
+def test_a_page_drawn_before_another_phone_acted_says_the_game_moved_on(phone: Page, live_server):
     game = Api(live_server)
     game.banker(phone)
     phone.get_by_role("link", name="Passed GO").click()
@@ -67,7 +67,7 @@ def test_a_page_drawn_before_another_phone_acted_says_the_turn_was_taken(phone: 
     game.act("bank_pay", player=1, amount=50)  # another device acts first
     phone.evaluate(MARK)
     phone.get_by_role("button", name="Ana collects $200 salary").click()
-    expect(phone.locator("header .title")).to_have_text("This turn was already taken")
+    expect(phone.locator("header .title")).to_have_text("The game has moved on")
     assert stayed(phone)
     assert game_cash(game) == [1500, 1550]
 

@@ -91,14 +91,15 @@ def test_without_javascript_the_same_form_is_redirected(table):
     assert 'class="flash done"' in table.page(f"/g/{table.id}/")
 
 
-def test_a_stale_tap_says_the_turn_was_already_taken_and_changes_nothing(table):
+def test_a_stale_tap_says_the_game_moved_on_and_changes_nothing(table):
     table.new_game()
     drawn_at = table.game()["version"]
     table.client.post(f"/g/{table.id}/do", data=pass_go(table, key="first"), headers=TAP)
     late = pass_go(table, seat=1, version=drawn_at, key="second")
     answer = table.client.post(f"/g/{table.id}/do", data=late, headers=TAP)
     assert answer.status_code == 409
-    assert "This turn was already taken" in table.text(answer.text)
+    said = table.text(answer.text)
+    assert "The game has moved on" in said and "nothing was done" in said
     assert table.cash() == [1700, 1500]
 
 
