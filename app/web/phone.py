@@ -42,7 +42,8 @@ def offers_to(game: Game, state, seat: int) -> list[tuple]:
         if pending.offered_to(seat):
             who = {"player": seat, "offer": pending.id}
             mortgaged = [i for i in received_deeds(pending) if state.deeds[i].mortgaged]
-            lifting = mortgaged and previewed(game, "trade_accept", {**who, "lift": mortgaged})
+            lift = {**who, "lift": mortgaged}
+            lifting = mortgaged and previewed(game, "trade_accept", lift, style="secondary")
             decline = previewed(game, "trade_decline", who, style="danger")
             found.append((previewed(game, "trade_accept", who), lifting or None, decline))
     return found
