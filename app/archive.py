@@ -291,11 +291,18 @@ class Prepared:
     parties: list | Bound
 
 
+def _broken() -> RuleError:
+    """An archive that is not JSON at all: a file cut short or damaged on the way."""
+    return RuleError(
+        "input", "This export is cut short or damaged (it is not valid JSON), so it is not imported"
+    )
+
+
 def _prepared(text, editions: dict, budget: float, dialect) -> Prepared:
     """Everything an import does before it writes, CPU only (no database, no app context):
     parse, checksum, replay within `budget` seconds, final state compared, rows built."""
     started = time.monotonic()
-    data = text if isinstance(text, dict) else parse_json(text, deepest=DEPTH, texts=False)
+    data = text if isinstance(text, dict) else parse_json(text, DEPTH, False, _broken)
     log = data.get("log") if isinstance(data, dict) else None
     if isinstance(log, list) and len(log) > MAX_LOG:  # refused before any more work
         raise RuleError(

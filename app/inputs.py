@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 
 from .rules import KINDS, RuleError
@@ -145,12 +145,20 @@ def depth(value: object) -> int:
     return deepest
 
 
-def parse_json(data: bytes | str, deepest: int = DEPTH, texts: bool = True) -> object:
+def parse_json(
+    data: bytes | str,
+    deepest: int = DEPTH,
+    texts: bool = True,
+    broken: Callable[[], RuleError] | None = None,
+) -> object:
     """A JSON document within bounds, its text clean (`clean_texts`, unless the caller does
-    that itself), else RuleError("input") with a message in words."""
+    that itself), else RuleError("input") with a message in words (`broken`: the caller's own
+    words for a document that is not JSON at all)."""
     try:
         value = json.loads(data, parse_constant=_refuse_constant, parse_int=_bounded_int)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        if broken is not None:
+            raise broken() from None
         raise RuleError(
             "input", "The request body is not valid JSON (numbers of at most 24 digits)"
         ) from None

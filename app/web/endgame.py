@@ -137,8 +137,10 @@ def deal(game_id: str):
     state = bank.state_of(game)
     if not state.waiting(DEAL):
         return page("deal.html", game, dealt=True)  # SG1: once, before the first roll
-    hands = [request.args.getlist(f"hand{p.seat}") for p in state.players]
-    option = previewed(game, "deal", {"hands": hands}) if any(hands) else None
+    fields = [f"hand{p.seat}" for p in state.players]
+    hands = [[deed for deed in request.args.getlist(field) if deed] for field in fields]  # "—"
+    sent = any(field in request.args for field in fields)
+    option = previewed(game, "deal", {"hands": hands}) if sent else None
     dealt = previewed(game, "deal", {"hands": bank.random_hands(game)}, label=_("Deal at random"))
     return page("deal.html", game, hands=hands, option=option, random_deal=dealt, dealt=False)
 

@@ -134,6 +134,23 @@ def test_an_archive_edited_after_it_was_made_is_refused_with_words(client, app, 
     assert counts(app) == before
 
 
+@pytest.mark.parametrize("cut", [0.5, 0.99], ids=["half", "last bytes lost"])
+def test_an_export_cut_short_is_refused_as_cut_short(client, app, played, cut):
+    """A download that stopped early is told as such, not as the API's 'numbers of at most
+    24 digits', and nothing is written."""
+    game_id, headers = played
+    text = client.get(f"/api/games/{game_id}/export", headers=headers).get_data()
+    before = counts(app)
+    refused = client.post(
+        "/api/games/import", data=text[: int(len(text) * cut)], content_type="application/json"
+    )
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == (
+        "This export is cut short or damaged (it is not valid JSON), so it is not imported"
+    )
+    assert counts(app) == before
+
+
 def test_an_archive_made_whole_again_is_still_checked_by_every_rule(client, app, played):
     game_id, headers = played
     data = export_of(client, game_id, headers)

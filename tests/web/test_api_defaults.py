@@ -53,3 +53,16 @@ def test_c3_x1_a_jail_free_card_drawn_at_the_table_is_sold_through_the_api(table
     players = table.game()["players"]
     assert [p["jail_free"] for p in players[:2]] == [1, 0]
     assert [p["cash"] for p in players[:2]] == [1460, 1540]
+
+
+def test_t1_a_refused_new_game_form_keeps_the_10_percent_option_turned_off(table):
+    """The form comes back with what was typed: a 10% choice the banker turned off stays off
+    (it came back ticked, and the next tap started the game with it on)."""
+    form = {"edition": "us-classic", "starting_cash": "1500", "mode": "classic"}
+    refused = table.client.post("/new", data=form | {"name0": "Ana", "name1": "ana"})
+    assert refused.status_code == 400
+    page = refused.get_data(as_text=True)
+    assert "Two players have the same name" in page
+    assert 'name="income_tax_percent" checked' not in page
+    ticked = table.client.post("/new", data=form | {"name0": "Ana", "income_tax_percent": "on"})
+    assert 'name="income_tax_percent" checked' in ticked.get_data(as_text=True)

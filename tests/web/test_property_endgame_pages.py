@@ -168,6 +168,18 @@ def test_sg1_a_short_game_starts_by_dealing_two_deeds_each_once(table):
     assert 'class="pad"' in table.page(f"/g/{table.id}/")  # Ana's throw waits
 
 
+def test_sg1_a_hand_dealt_short_is_refused_as_two_deeds_each_and_nothing_is_dealt(table):
+    """A deed left at "—" on the deal page: the refusal says each player is dealt two deeds
+    (it said 'A deed must be a whole number'), and the deal waits as before."""
+    table.new_game(mode="short")
+    hands = f"hand0={BOARDWALK}&hand0={PARK_PLACE}&hand1={MEDITERRANEAN}&hand1="
+    refused = table.page(f"/g/{table.id}/deal?{hands}")
+    assert "Bea is dealt two deeds" in refused
+    assert "whole number" not in refused
+    assert table.cash() == [1500, 1500] and table.state().deeds[BOARDWALK].owner is None
+    assert "Ana is dealt two deeds" in table.page(f"/g/{table.id}/deal?hand0=&hand0=&hand1=")
+
+
 def test_sg4_results_rank_the_players_with_their_breakdown_and_a_chart(table):
     table.new_game()
     table.own(1, BOARDWALK)
