@@ -53,6 +53,12 @@ def banker_games() -> list[str]:
     return [*[g for g in old if g not in held], *held]
 
 
+def key_changed(game: Game) -> bool:
+    """This browser was the game's banker, with a key that has been replaced since."""
+    held = session.get(SESSION_KEY, {})
+    return isinstance(held, dict) and held.get(game.id, fingerprint(game)) != fingerprint(game)
+
+
 def offered_key() -> str:
     header = request.headers.get(HEADER)
     if header or is_api(request.path):
@@ -80,6 +86,14 @@ def require_banker():
         abort(404)
     g.game = game  # loaded once: the view takes it from here (banker.load)
     if not is_banker(game):
+        if key_changed(game) and not is_api(request.path):
+            from .errors import error_page_for
+
+            changed = gettext(
+                "This phone was the banker's, but the banker key was changed on another "
+                "phone: ask the banker for the new banker link."
+            )
+            return error_page_for(403, changed)
         abort(403, gettext("This page is the banker's: open the banker link on this phone."))
     if request.args.get("key") and request.method == "GET" and not is_api(request.path):
         remember_banker(game)  # the banker link: remember this device, drop the key from the URL

@@ -68,6 +68,23 @@ def test_a_new_banker_key_is_asked_first(table):
     assert stranger.get(f"/api/games/{table.id}", headers=table.headers).status_code == 403
 
 
+def test_a_banker_phone_locked_out_by_a_new_key_is_told_so(table):
+    """The second banker phone, remembered with the old key, after the first made a new one:
+    told the key changed and to ask the banker for the new link (the link it kept is the old
+    one), not to use the link kept at the start."""
+    table.new_game()
+    second = table.app.test_client()
+    second.get(f"/g/{table.id}/?key={table.headers['X-Banker-Key']}")  # the banker now
+    assert second.get(f"/g/{table.id}/").status_code == 200
+    table.client.post(f"/g/{table.id}/codes/banker-key")
+    page = second.get(f"/g/{table.id}/")
+    assert page.status_code == 403
+    said = table.text(page.text)
+    assert "the banker key was changed on another phone" in said
+    assert "ask the banker for the new banker link" in said
+    assert "This page is the banker's" in said
+
+
 def test_the_history_downloads_as_a_spreadsheet_oldest_first_in_plain_words(table):
     table.new_game(names=("=Ana", "Bea"))
     table.act("transfer", **{"from": 0, "to": 1, "amount": 50})

@@ -63,7 +63,8 @@ def test_tl1_the_end_time_is_written_in_the_bankers_zone_before_the_browser_loca
 ):
     game_id = new_timed_game(client, "2099-01-01T20:00", "Asia/Tokyo")
     page = client.get(f"/g/{game_id}/").text
-    assert '<time datetime="2099-01-01T11:00:00+00:00" data-local="time">20:00</time>' in page
+    shown = '<time datetime="2099-01-01T11:00:00+00:00" data-local="date">2099-01-01 20:00</time>'
+    assert shown in page
     assert 'data-left="%(time)s left"' in page
 
 
