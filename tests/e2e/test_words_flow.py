@@ -129,7 +129,7 @@ def test_tl1_a_new_york_banker_sees_the_right_countdown_and_local_times(
     page.locator(".option form.act button").first.click()  # deal at random
     countdown = page.locator(".countdown-box .countdown")
     expect(countdown).to_have_text(re.compile(r"^(0\d:[0-5]\d|10:00) left$"))
-    expect(page.locator(".countdown-box time")).to_have_text(ends.strftime("%H:%M"))
+    expect(page.locator(".countdown-box time")).to_have_text(ends.strftime("%Y-%m-%d %H:%M"))
     page.goto(page.url + "history")
     stamp = page.locator(".history time").first
     written = datetime.fromisoformat(stamp.get_attribute("datetime")).astimezone(new_york)
