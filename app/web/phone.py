@@ -82,6 +82,8 @@ def phone_panels(game: Game, seat: int) -> list:
 @bp.get("/p/<token>")
 def player_page(token: str):
     player = player_by_token(token)
+    if bank.time_is_up(player.game):  # TL1: the countdown reloads the page at the end time
+        bank.perform(player.game.id, "end_game", {}, actor="clock", key="clock:end")
     fragment = bool(request.args.get("fragment"))
     return player_part(player.game, player.seat, token, fragment)
 

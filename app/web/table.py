@@ -8,6 +8,7 @@ from collections import OrderedDict
 from flask import Blueprint, g, render_template, request
 from markupsafe import Markup
 
+from .. import bank
 from ..i18n import locale_name
 from ..models import Game
 from .pages import game_by_table_token, page
@@ -21,6 +22,8 @@ TABLE_HISTORY = NEWEST  # the last actions the table screen shows
 @bp.get("/t/<token>")
 def screen(token: str):
     game = game_by_table_token(token)
+    if bank.time_is_up(game):  # TL1: the TV's countdown reloads it when the time runs out
+        bank.perform(game.id, "end_game", {}, actor="clock", key="clock:end")
     return table_part(game, token, fragment=bool(request.args.get("fragment")))
 
 

@@ -106,3 +106,39 @@ def test_the_table_screen_on_a_phone_shows_the_news_above_a_small_board(phone, l
     board = phone.locator('.sq[data-space="0"]').bounding_box()
     assert news["y"] < board["y"]
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+# The rows of a list that the screen cuts: below (or above) a box that hides what overflows.
+CUT_ROWS = """(rows) => [...document.querySelectorAll(rows)].filter(row => {
+  const r = row.getBoundingClientRect();
+  for (let box = row.parentElement; box; box = box.parentElement) {
+    if (getComputedStyle(box).overflow === 'visible') continue;
+    const b = box.getBoundingClientRect();
+    if (r.bottom > b.bottom + 0.5 || r.top < b.top - 0.5) return true;
+  }
+  return r.bottom > innerHeight;
+}).map(row => row.querySelector('.name').textContent.trim())"""
+
+
+@pytest.mark.parametrize(
+    "size", [*TV_SIZES, {"width": 1280, "height": 720}], ids=lambda s: f"{s['width']}x{s['height']}"
+)
+def test_s1_sg4_seven_balances_and_standings_stay_on_the_tv_in_an_auction_and_at_the_end(
+    browser: Browser, live_server, size
+):
+    """S1 (2 to 8 players), P1, SG4: with an auction's banner up, every player's balance is
+    on the TV, none cut off below the news; once the game ends, every player's standing."""
+    names = ("Ana", "Bea", "Cal", "Dee", "Eve", "Fer", "Gus")
+    api = Api(live_server, names)
+    api.act("roll", player=0, dice=6)
+    api.act("decline", player=0, deed=6)
+    context = browser.new_context(viewport=size)
+    tv = context.new_page()
+    tv.goto(api.table_url())
+    expect(tv.locator(".auction-banner")).to_be_visible()
+    expect(tv.locator(".table-balances li")).to_have_count(7)
+    assert tv.evaluate(CUT_ROWS, ".table-balances li") == []
+    api.act("end_game")
+    expect(tv.locator(".centre .standings li")).to_have_count(7)  # live, no reload
+    assert tv.evaluate(CUT_ROWS, ".centre .standings li") == []
+    context.close()

@@ -95,3 +95,22 @@ def test_history_is_written_in_the_readers_zone_once_their_browser_said_it(clien
     assert stamp.group(2) == tokyo.strftime("%H:%M")
     client.set_cookie("tzo", "nonsense")
     assert " UTC</time>" in client.get(f"/g/{game_id}/history").text
+
+
+def test_tl1_the_table_screen_opened_after_the_end_time_ends_the_game_and_names_the_winner(
+    app, table
+):
+    """TL1: the time runs out with only the TV open (its countdown reloads it then): the
+    screen ends the game and shows the standings, as the banker's dashboard would."""
+    table.new_game(mode="timed", ends_at="2001-01-01T20:00")
+    tv = table.read(table.screen(), client=app.test_client())
+    assert "The game has ended" in tv and "Final standings" in tv
+    assert table.state().ended
+
+
+def test_tl1_a_phone_opened_after_the_end_time_ends_the_game(app, table):
+    """TL1: a player's phone, the only page open when the time runs out, shows the end."""
+    table.new_game(mode="timed", ends_at="2001-01-01T20:00")
+    phone = table.read(table.phone(0), client=app.test_client())
+    assert "The game has ended" in phone and "Final standings" in phone
+    assert table.state().ended
