@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -91,14 +93,22 @@ def test_back_after_a_tap_says_the_game_moved_on_and_a_second_tap_needs_a_fresh_
     expect(phone).to_have_url(re.compile(r"/pick/pass_go\?v=1$"))
 
 
+@contextmanager
+def without_javascript(browser: Browser) -> Iterator[Page]:
+    """A phone's page with JavaScript off, for the length of the block."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, java_script_enabled=False)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 def test_with_javascript_off_back_to_a_confirm_page_never_pays_twice(browser: Browser, live_server):
     """Without JavaScript the money form puts the version in the confirm page's address:
     Back to it after the payment shows that page as the browser kept it (its button's key
     makes a second tap "Already done") or asks the server, which says the game moved on."""
     game = Api(live_server)
-    context = browser.new_context(viewport=PHONE, is_mobile=True, java_script_enabled=False)
-    page = context.new_page()
-    try:
+    with without_javascript(browser) as page:
         game.banker(page)
         page.get_by_role("link", name="Bank pays / collects").click()
         page.get_by_label("Ana").check()
@@ -117,15 +127,11 @@ def test_with_javascript_off_back_to_a_confirm_page_never_pays_twice(browser: Br
         else:
             expect(page.locator("header .title")).to_have_text("The game has moved on")
         assert game_cash(game) == [1550, 1500]
-    finally:
-        context.close()
 
 
 def test_with_javascript_off_the_same_tap_posts_and_redirects(browser: Browser, live_server):
     game = Api(live_server)
-    context = browser.new_context(viewport=PHONE, is_mobile=True, java_script_enabled=False)
-    page = context.new_page()
-    try:
+    with without_javascript(browser) as page:
         game.banker(page)
         page.get_by_role("link", name="Passed GO").click()
         with page.expect_navigation():
@@ -133,12 +139,25 @@ def test_with_javascript_off_the_same_tap_posts_and_redirects(browser: Browser, 
         assert page.url == game.dashboard
         expect(balance(page, 0)).to_have_text("$1,700")
         expect(page.locator(".flash.done")).to_contain_text("Ana collects $200 salary")
-    finally:
-        context.close()
 
 
 def game_cash(game: Api) -> list[int]:
     return [p["cash"] for p in game_state(game)["players"]]
+
+
+def hold_the_first_tap(page: Page) -> list:
+    """The page's first tap is held on its way (its route, to let go with `continue_()`); the
+    ones after it go through."""
+    held = []
+
+    def hold(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"/do$"), hold)
+    return held
 
 
 def test_a_tap_made_while_another_is_on_its_way_is_sent_after_it(phone: Page, live_server):
@@ -148,15 +167,7 @@ def test_a_tap_made_while_another_is_on_its_way_is_sent_after_it(phone: Page, li
     game.act("land", player=1, space=3, choices=[{"kind": "decline"}])  # Baltic: auctioned
     game.banker(phone)
     phone.goto(f"{game.dashboard}auction")
-    held = []
-
-    def hold_the_first(route) -> None:  # the bid waits here; the next goes through
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    phone.route(re.compile(r"/do$"), hold_the_first)
+    held = hold_the_first_tap(phone)  # the bid waits; the next goes through
     chip = phone.locator(".bid-chips form.act").first
     bid = json.loads(chip.locator("input[name=payload]").get_attribute("value"))
     chip.locator("button").click()
@@ -185,15 +196,7 @@ def test_a_tap_made_while_another_is_on_its_way_is_never_lost_unheard(phone: Pag
     game = Api(live_server)
     game.banker(phone)
     phone.goto(f"{game.dashboard}pick/pass_go")
-    held = []
-
-    def hold_the_first(route) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    phone.route(re.compile(r"/do$"), hold_the_first)
+    held = hold_the_first_tap(phone)
     phone.get_by_role("button", name="Ana collects $200 salary").click()
     phone.get_by_role("button", name="Bea collects $200 salary").click()
     assert len(held) == 1  # Bea's tap waits for Ana's answer
@@ -208,15 +211,7 @@ def test_the_same_button_tapped_twice_is_done_once_and_keeps_its_undo(phone: Pag
     game = Api(live_server)
     game.banker(phone)
     phone.goto(f"{game.dashboard}pick/pass_go")
-    held = []
-
-    def hold_the_first(route) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    phone.route(re.compile(r"/do$"), hold_the_first)
+    held = hold_the_first_tap(phone)
     phone.evaluate(COUNT_POSTS)
     button = phone.get_by_role("button", name="Ana collects $200 salary")
     button.click()
