@@ -8,7 +8,7 @@ a handler on a copy of the state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .edition import BOARD_SIZE, Edition, Space
 from .errors import RuleError
@@ -322,8 +322,12 @@ def action(
         own_seat = "player"
 
     def register(handler: Handler) -> Handler:
-        kind = Kind(name, handler, label, rules, fields, tuple(needs), own_seat, phone, others)
-        declare(replace(kind, still_current=still_current))
+        needed = tuple(needs)
+        declare(
+            Kind(
+                name, handler, label, rules, fields, needed, own_seat, phone, others, still_current
+            )
+        )
         return handler
 
     return register
