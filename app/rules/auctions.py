@@ -6,7 +6,7 @@ from .actions import ALWAYS, TURNS, Act, action
 from .edition import Edition, Group
 from .errors import RuleError
 from .landing import landed_deed
-from .property import colour_group, level, set_levels
+from .property import colour_group, level, set_levels, whole_groups
 from .state import HOTEL, Auction, GameState, PlayerState
 from .turn import whose_turn
 from .words import N_, Phrase
@@ -98,11 +98,7 @@ def shortage(state: GameState, edition: Edition, building: str) -> bool:
     """B5: the bank is short of `building`: two or more players hold a whole group they
     could build on, and the bank has some of it left but fewer than their streets could
     still take (up to 4 houses a street, B2, in the short game too; a hotel each)."""
-    builders = [
-        [g for g in edition.groups.values() if g.house_price and held_whole(state, g, p.seat)]
-        for p in state.in_play()
-    ]
-    groups = [owned for owned in builders if owned]
+    groups = [owned for p in state.in_play() if (owned := whole_groups(state, edition, p.seat))]
     if len(groups) < 2:
         return False
     streets = [state.deeds[i] for owned in groups for group in owned for i in group.deeds]
@@ -110,10 +106,6 @@ def shortage(state: GameState, edition: Edition, building: str) -> bool:
         room = sum(HOTEL - 1 - d.houses for d in streets if d.houses < HOTEL)
         return 0 < state.houses < room
     return 0 < state.hotels < sum(1 for d in streets if d.houses < HOTEL)
-
-
-def held_whole(state: GameState, group: Group, seat: int) -> bool:
-    return all(state.deeds[i].owner == seat for i in group.deeds)
 
 
 def building_lot(act: Act, building: object) -> Auction:

@@ -17,6 +17,7 @@ from .auctions import lowest_bid, may_bid
 from .debts import debt_figures, debtors
 from .edition import Edition
 from .landing import likely_cards
+from .property import whole_groups
 from .state import BUY, CARD, CHOICES, DEAL, DEBT, TAX, GameState, Pending
 from .turn import whose_turn
 
@@ -156,9 +157,8 @@ def property_moves(state: GameState, edition: Edition, seat: int) -> list[Move]:
     for index in state.held_by(seat):
         kind = "lift" if state.deeds[index].mortgaged else "mortgage"
         found.append(Move(kind, {**who, "deed": index}))
-    for group in edition.groups.values():
-        if group.house_price and all(state.deeds[i].owner == seat for i in group.deeds):
-            found.append(Move("build", {**who, "group": group.id}, asks=("levels",)))
+    for group in whole_groups(state, edition, seat):
+        found.append(Move("build", {**who, "group": group.id}, asks=("levels",)))
     return found
 
 

@@ -6,7 +6,7 @@ import heapq
 import math
 
 from .actions import ALWAYS, TURNS, Act, action, whole_number
-from .edition import Group
+from .edition import Edition, Group
 from .errors import RuleError
 from .state import HOTEL, GameState, PlayerState, TradeOffer
 from .words import N_
@@ -62,6 +62,15 @@ def street_change(old: int, new: int, price: int, needed: int) -> int:
 def on_board(levels) -> tuple[int, int]:
     """The houses and the hotels standing on streets at these levels."""
     return sum(n for n in levels if n != HOTEL), sum(n == HOTEL for n in levels)
+
+
+def whole_groups(state: GameState, edition: Edition, seat: int) -> list[Group]:
+    """B1: the colour groups `seat` holds whole, the ones a building may go on."""
+    return [
+        group
+        for group in edition.groups.values()
+        if group.house_price and all(state.deeds[i].owner == seat for i in group.deeds)
+    ]
 
 
 def colour_group(act: Act, player: PlayerState) -> Group:

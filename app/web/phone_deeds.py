@@ -7,10 +7,10 @@ from __future__ import annotations
 from flask import Blueprint, abort, request
 
 from .. import bank
-from ..rules.property import lift_cost
+from ..rules.property import lift_cost, whole_groups
 from .pages import page, player_by_token, previewed
 from .phone import own_field
-from .property import group_options, trade_payload, whole_groups
+from .property import group_options, trade_payload
 
 bp = Blueprint("phone_deeds", __name__, url_prefix="/p/<token>")
 

@@ -10,7 +10,7 @@ from ..models import Game
 from ..rules import HOTEL, GameState, RuleError
 from ..rules.auctions import shortage
 from ..rules.edition import Edition, Group
-from ..rules.property import lift_cost
+from ..rules.property import lift_cost, whole_groups
 from .args import seat_of, wholes
 from .pages import Option, load, page, previewed
 from .words import N_, refused
@@ -32,14 +32,6 @@ def for_player(game_id: str) -> tuple[Game, GameState, Edition, int | None]:
     game = load(game_id)
     state = bank.state_of(game)
     return game, state, bank.edition_of(game), seat_of(request.args.get("player"), state)
-
-
-def whole_groups(state: GameState, edition: Edition, seat: int) -> list[Group]:
-    return [
-        g
-        for g in edition.groups.values()
-        if g.house_price and all(state.deeds[i].owner == seat for i in g.deeds)
-    ]
 
 
 def group_options(game, state: GameState, seat: int, group: Group) -> list[Option]:
