@@ -322,6 +322,13 @@ def ends_at(game: Game) -> datetime | None:
     return end.astimezone(UTC)  # a naive time is taken as the host's local time
 
 
+def end_if_time_is_up(game: Game) -> None:
+    """TL1: a page opened once the end time has come (its countdown reloads it then) ends
+    the game first, by the clock, once whichever page comes first."""
+    if time_is_up(game):
+        perform(game.id, "end_game", {}, actor="clock", key="clock:end")
+
+
 def time_is_up(game: Game) -> bool:
     """The end has come and the game can still be ended (a read-only game cannot)."""
     end = ends_at(game)

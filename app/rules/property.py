@@ -544,7 +544,7 @@ def trade_accept(act: Act) -> None:
     chosen = act.payload.get("lift") or []
     if not isinstance(chosen, list):
         raise RuleError("input", "lift must be a list of deeds")
-    received = {str(index) for index in (offer.trade.get("give") or {}).get("deeds") or []}
+    received = {str(index) for index in offer.received()}
     lift_now = [index for index in chosen if str(index) in received]
     trade(act.part({**offer.trade, "lift": lift_now}))
 

@@ -104,6 +104,12 @@ class TradeOffer:
     def offered_to(self, seat: int) -> bool:
         return str(self.trade["partner"]) == str(seat)  # a seat as sent: a number or form text
 
+    def received(self) -> list[int]:
+        """The deeds the partner would receive (as offered: numbers or form text)."""
+        return [
+            int(i) for i in (self.trade.get("give") or {}).get("deeds") or [] if str(i).isdigit()
+        ]
+
     def concerns(self, seat: int) -> bool:
         return str(seat) in (str(self.trade["player"]), str(self.trade["partner"]))
 

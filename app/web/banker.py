@@ -145,8 +145,7 @@ def create():
 @bp.get("/g/<game_id>/")
 def dashboard(game_id: str):
     game = load(game_id)
-    if bank.time_is_up(game):
-        bank.perform(game.id, "end_game", {}, actor="clock", key="clock:end")  # TL1
+    bank.end_if_time_is_up(game)
     if request.args.get("fragment"):
         return dashboard_fragment(game)
     return page("game.html", game, undo=undo_offer(game), codes=True, **turn_context(game))

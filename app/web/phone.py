@@ -41,18 +41,12 @@ def offers_to(game: Game, state, seat: int) -> list[tuple]:
     for pending in state.offers:
         if pending.offered_to(seat):
             who = {"player": seat, "offer": pending.id}
-            mortgaged = [i for i in received_deeds(pending) if state.deeds[i].mortgaged]
+            mortgaged = [i for i in pending.received() if state.deeds[i].mortgaged]
             lift = {**who, "lift": mortgaged}
             lifting = mortgaged and previewed(game, "trade_accept", lift, style="secondary")
             decline = previewed(game, "trade_decline", who, style="danger")
             found.append((previewed(game, "trade_accept", who), lifting or None, decline))
     return found
-
-
-def received_deeds(offer) -> list[int]:
-    """The deeds the partner of a trade offer would receive."""
-    deeds = (offer.trade.get("give") or {}).get("deeds") or []
-    return [int(i) for i in deeds if str(i).isdigit()]
 
 
 def own_field(game: Game, kind: str) -> str | None:
@@ -82,8 +76,7 @@ def phone_panels(game: Game, seat: int) -> list:
 @bp.get("/p/<token>")
 def player_page(token: str):
     player = player_by_token(token)
-    if bank.time_is_up(player.game):  # TL1: the countdown reloads the page at the end time
-        bank.perform(player.game.id, "end_game", {}, actor="clock", key="clock:end")
+    bank.end_if_time_is_up(player.game)
     fragment = bool(request.args.get("fragment"))
     return player_part(player.game, player.seat, token, fragment)
 

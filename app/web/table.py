@@ -22,8 +22,7 @@ TABLE_HISTORY = NEWEST  # the last actions the table screen shows
 @bp.get("/t/<token>")
 def screen(token: str):
     game = game_by_table_token(token)
-    if bank.time_is_up(game):  # TL1: the TV's countdown reloads it when the time runs out
-        bank.perform(game.id, "end_game", {}, actor="clock", key="clock:end")
+    bank.end_if_time_is_up(game)
     return table_part(game, token, fragment=bool(request.args.get("fragment")))
 
 
