@@ -29,11 +29,11 @@ def for_this_lot(act: Act, auction: Auction) -> bool:
 
 
 def lot_named(act: Act) -> str:
-    """The lot a bid names, in words."""
+    """The lot a bid names, in words (as `lot_name` says an auction's)."""
     deed = act.payload.get("deed")
-    if deed is not None and str(deed).isdigit() and int(deed) < len(act.edition.spaces):
-        return act.edition.spaces[int(deed)].name
-    return Phrase("a hotel") if act.payload.get("building") == "hotel" else Phrase("a house")
+    known = str(deed).isdigit() and int(deed) < len(act.edition.spaces)
+    named = Auction(act.payload.get("building"), int(deed) if known else None, minimum=0)
+    return lot_name(act, named)
 
 
 def lot_name(act: Act, auction: Auction) -> str:
