@@ -14,6 +14,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
 from ..i18n import translations
+from ..rules.words import N_
 from . import shared
 from .colours import ink_on, legible
 
@@ -151,20 +152,23 @@ def clock_in(value: datetime | str, zone: str | None, with_date: bool, reader) -
 def news(entry=None, auction=None, edition=None, yours: bool = False) -> Markup:
     """What a live update says out loud (static/app.js reads it: each item whose key is new
     is said once, in the page's polite live region): the latest action, "Your turn", an
-    auction. Every live part has it, drawn at every action: a Python global, not a macro."""
+    auction. Every live part has it, drawn at every action: a Python global, not a macro.
+    Its words are marked with N_ for the catalogues, and said in the reader's language."""
     said = translations()
     items = []
     if entry:
         seq, text = escape(field_of(entry, "seq")), escape(field_of(entry, "text"))
         items.append(f'<li data-key="a{seq}">{text}</li>')
     if yours:
-        items.append(f'<li data-key="yours">{said.ugettext("Your turn")}</li>')
+        turn = said.ugettext(N_("Your turn"))  # outside the f-string: extraction sees it
+        items.append(f'<li data-key="yours">{turn}</li>')
     if auction:
         deed, building = field_of(auction, "deed"), field_of(auction, "building")
         if deed is not None:
             lot = escape(edition.spaces[deed].name)
         else:
-            lot = said.ugettext("a hotel") if building == "hotel" else said.ugettext("a house")
+            lot = said.ugettext(N_("a hotel") if building == "hotel" else N_("a house"))
         key = f"auction-{escape(deed)}-{escape(building)}"
-        items.append(f'<li data-key="{key}">{said.ugettext("Auction:")} {lot}</li>')
+        on_sale = said.ugettext(N_("Auction:"))
+        items.append(f'<li data-key="{key}">{on_sale} {lot}</li>')
     return Markup(f"<ul data-news hidden>{''.join(items)}</ul>")

@@ -52,3 +52,13 @@ def test_every_text_is_translated_into_spanish_and_japanese():
         with open(folder / language / "LC_MESSAGES" / "messages.po", "rb") as po:
             done = {m.id for m in read_po(po) if m.id and m.string}
         assert wanted <= done, (language, sorted(wanted - done)[:5])
+
+
+def test_a_player_s_turn_is_announced_in_the_reader_s_language(table, app):
+    """R1: the live part's spoken news ("Your turn") comes from the catalogues too, not only
+    the page's visible words: it is marked for them where Python writes it (filters.news)."""
+    table.new_game(("Ana", "Bea"))
+    phone = app.test_client()
+    for lang, said in (("en", "Your turn"), ("es", "Tu turno"), ("ja", "あなたの番です")):
+        page = table.page(f"{table.phone(0)}?lang={lang}", phone)
+        assert f'<li data-key="yours">{said}</li>' in page
