@@ -33,6 +33,7 @@ from .pages import (
     page,
     payload_from_form,
     previewed,
+    stale_tap,
 )
 from .present import history_page, row_said, undo_target
 from .taps import pass_on
@@ -358,9 +359,7 @@ def perform_form(game: Game, kind: str, payload: dict):
         )
     except RuleError as refusal:
         if refusal.rule == "stale":  # drawn for an earlier moment: Back, another phone
-            back = url_for("banker.dashboard", game_id=game.id)
-            moved = kind != "roll"  # anything but a throw: the game, not the turn, moved on
-            return page("turn_taken.html", bank.find(game.id), back=back, moved=moved), 409
+            return stale_tap(game.id, kind, url_for("banker.dashboard", game_id=game.id))
         flash(refused(refusal), "error")
         return redirect(back_to(game.id))
     return after(done, kind)

@@ -88,6 +88,13 @@ def game_by_table_token(token: str) -> Game:
     return found
 
 
+def stale_tap(game_id: str, kind: str, back: str, token: str | None = None):
+    """The answer to a tap drawn for an earlier moment (Back, another phone acted): nothing
+    was done. A throw's says the turn was taken; anything else's, that the game moved on."""
+    moved = kind != "roll"
+    return page("turn_taken.html", bank.find(game_id), back=back, token=token, moved=moved), 409
+
+
 def confirming(template: str, game: Game, back: str, **context):
     """A page that says what an action will do before it does it, pinned to the game's version
     (static/app.js puts it in the address as `v`): opened again at that address once the game

@@ -23,6 +23,7 @@ from .pages import (
     payload_from_form,
     player_by_token,
     previewed,
+    stale_tap,
 )
 from .phone_money import done_words, take_back_offer
 from .present import game_view, history_page, latest_own, own_history, standings
@@ -174,8 +175,7 @@ def player_do(token: str):
         flash(done_words(done), "done")
     except RuleError as refusal:
         if refusal.rule == "stale":
-            game, moved = bank.find(player.game_id), kind != "roll"  # a throw: the turn moved on
-            return page("turn_taken.html", game, back=back, token=token, moved=moved), 409
+            return stale_tap(player.game_id, kind, back, token)
         flash(refused(refusal), "error")
     return redirect(back)
 
