@@ -55,8 +55,8 @@ def test_every_text_is_translated_into_spanish_and_japanese():
 
 
 def test_a_player_s_turn_is_announced_in_the_reader_s_language(table, app):
-    """R1: the live part's spoken news ("Your turn") comes from the catalogues too, not only
-    the page's visible words: it is marked for them where Python writes it (filters.news)."""
+    """The live part's spoken news ("Your turn") comes from the catalogues too, not only the
+    page's visible words: it is marked for them where Python writes it (filters.news)."""
     table.new_game(("Ana", "Bea"))
     phone = app.test_client()
     for lang, said in (("en", "Your turn"), ("es", "Tu turno"), ("ja", "あなたの番です")):
