@@ -247,7 +247,22 @@ def place_building(act: Act, winner: PlayerState, auction: Auction) -> None:
         act = act.part({**act.payload, "deed": streets[0]})
     group, new = raised_levels(act, winner, auction.building)
     act.pay(winner, None, auction.bid)  # the bid replaces the printed price
+    if auction.building == "hotel":
+        sell_fourth_houses(act, winner, group, new)
     set_levels(act, winner, group, new, pay=False)
+
+
+def sell_fourth_houses(act: Act, winner: PlayerState, group: Group, new: list[int]) -> None:
+    """SG2, B6: a hotel takes the houses it needs; a short game's fourth house on its street
+    is sold back at half its price first."""
+    needed = act.state.settings.houses_for_hotel
+    levels = [act.state.deeds[i].houses for i in group.deeds]
+    kept = [
+        needed if n == HOTEL and needed < o < HOTEL else o for o, n in zip(levels, new, strict=True)
+    ]
+    if kept != levels:
+        refund = -set_levels(act, winner, group, kept)
+        act.say("{player} sells to the bank for {amount:money}", player=winner.name, amount=refund)
 
 
 def raised_levels(act: Act, winner: PlayerState, building: str) -> tuple[Group, list[int]]:

@@ -34,13 +34,15 @@ def height(houses: int, needed: int) -> int:
 def street_steps(old: int, new: int, needed: int) -> list[int]:
     """The levels one street passes through from `old` to `new`, one building at a time:
     a hotel is broken down to the houses it needs first (B6), a hotel is bought once the
-    street has those houses (B3)."""
+    street has those houses (B3), and only those go back for it: a fourth house of the short
+    game (SG2) is sold back first (B6)."""
     steps, at = [], old
     if at == HOTEL and new != HOTEL:
         at = needed
         steps.append(at)
     if new == HOTEL and at != HOTEL:
-        steps.extend(range(at + 1, needed + 1))
+        toward = 1 if at < needed else -1
+        steps.extend(range(at + toward, needed + toward, toward))
         return [*steps, HOTEL]
     step = 1 if new > at else -1
     return [*steps, *range(at + step, new + step, step)]  # none when `at` is `new` already

@@ -403,14 +403,14 @@ def street_cost(old: int, new: int, price: int, needed: int) -> int:
     """What the bank charges (+) or pays back (-) to take one street from `old` to `new`: a
     house at its price (B1); a hotel at the price once the street has the houses it needs,
     which go back to the bank (B3); every building sold back at half (B6), a hotel broken
-    down first into the houses it needs."""
+    down first into the houses it needs, a short game's fourth house sold before its hotel."""
     half = price // 2
     if old == new:
         return 0
     if old == HOTEL:
         return -half + street_cost(needed, new, price, needed)
     if new == HOTEL:
-        return max(0, needed - old) * price + price
+        return street_cost(old, needed, price, needed) + price
     return (new - old) * (price if new > old else half)
 
 
@@ -600,6 +600,9 @@ def auction_close(book: Book, payload: dict) -> None:
     if streets:
         book.pay(lot.bidder, BANK, lot.bid)
         street = streets[0]
+        if lot.building == "hotel":  # SG2: a fourth house is sold back at half first (B6)
+            price = book.edition.group_of(street).house_price
+            book.pay(BANK, lot.bidder, (book.levels[street] - book.needed) * (price // 2))
         book.levels[street] = HOTEL if lot.building == "hotel" else book.levels[street] + 1
 
 

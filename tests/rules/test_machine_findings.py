@@ -19,7 +19,9 @@ from ..support import (
     LUXURY_TAX,
     MEDITERRANEAN,
     ORIENTAL,
+    READING,
     US,
+    WATER,
     Table,
     card_of,
     paid,
@@ -102,6 +104,23 @@ def test_b3_b5_a_hotel_won_at_auction_goes_up_on_four_houses_for_the_bid():
     table.do("bid", player=ANA, amount=50)
     before = table.state
     assert paid(table.do("auction_close", deed=BALTIC)) == [(ANA, BANK, 50)]
+    assert [table.state.deeds[i].houses for i in BROWN] == [4, 5]
+    assert (table.state.houses, table.state.hotels) == (before.houses + 4, before.hotels - 1)
+
+
+def test_sg2_b5_a_short_game_hotel_won_on_four_houses_sells_the_fourth_back_at_half():
+    """SG2, B5, B6: in the short game a hotel takes 3 houses; won at auction for a street
+    with 4, the bid pays for the hotel and the fourth house goes back at half its price."""
+    table = Table(mode="short")
+    table.do("deal", hands=[list(BROWN), [ORIENTAL, ELECTRIC], [READING, WATER]])
+    table.own(ANA, *BROWN, houses=4)
+    table.state.houses -= 8
+    table.do("auction_open", building="hotel")
+    table.do("bid", player=ANA, amount=50)
+    before = table.state
+    half_a_house = US.groups["brown"].house_price // 2
+    outcome = table.do("auction_close", deed=BALTIC)
+    assert paid(outcome) == [(ANA, BANK, 50), (BANK, ANA, half_a_house)]
     assert [table.state.deeds[i].houses for i in BROWN] == [4, 5]
     assert (table.state.houses, table.state.hotels) == (before.houses + 4, before.hotels - 1)
 

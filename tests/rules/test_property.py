@@ -359,6 +359,24 @@ def test_sg2_breaking_a_short_game_hotel_down_needs_three_houses(short_greens):
     assert paid(outcome) == [(None, 0, HALF)]
 
 
+def test_sg2_b3_a_fourth_house_is_sold_back_at_half_when_its_street_takes_a_hotel(short_greens):
+    """SG2, B3, B6: a short-game hotel takes 3 houses. A street that stands at 4 (B2 allows
+    it) keeps no fourth house under its hotel: that house goes back at half its price (B6),
+    the 3 go back for the hotel, which costs its price: the same money as selling the fourth
+    house first. Before, all 4 went back for the hotel and the fourth house was lost."""
+    build(short_greens, [4, 4, 4])
+    by_hand = short_greens.copy()
+    outcome = build(short_greens, [HOTEL, 4, 4])
+    assert paid(outcome) == [(0, None, PRICE - HALF)] and PRICE - HALF == 100
+    assert supply(short_greens) == (US.houses - 3 * 4 + 4, US.hotels - 1)
+    sold = build(by_hand, [3, 4, 4])
+    bought = build(by_hand, [HOTEL, 4, 4])
+    assert paid(sold) + paid(bought) == [(None, 0, HALF), (0, None, PRICE)]
+    assert by_hand.state == short_greens.state
+    outcome = build(short_greens, [0, 0, 0])  # half the hotel with its 3 houses, half of 8
+    assert paid(outcome) == [(None, 0, ((3 + 1) * PRICE + 2 * 4 * PRICE) // 2)]
+
+
 def test_sg2_hotel_rent_is_unchanged_in_the_short_game(greens, short_greens):
     build(short_greens, [HOTEL] * 3)
     build(greens, [HOTEL] * 3)
