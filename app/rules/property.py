@@ -492,17 +492,40 @@ def trade(act: Act) -> None:
 # -- trades offered to a player's own phone ------------------------------------------------------
 
 
+def lift_list(act: Act) -> list:
+    chosen = act.payload.get("lift") or []
+    if not isinstance(chosen, list):
+        raise RuleError("input", "lift must be a list of deeds")
+    return chosen
+
+
+def deeds_named(side: object) -> set[str]:
+    """The deeds one side of a trade lists, as text (a side is checked by `trade_side`)."""
+    deeds = side.get("deeds") if isinstance(side, dict) else None
+    return {str(index) for index in deeds} if isinstance(deeds, list) else set()
+
+
+def own_lifts(act: Act, received: set[str]) -> list:
+    """M4: the lift-now choices a party makes for the mortgaged deeds it receives only."""
+    return [index for index in lift_list(act) if str(index) in received]
+
+
 @action(
     "trade_offer",
     label=N_("Offer the trade"),
-    rules="X1-X3: put to the partner's own phone",
+    rules="X1-X3, M4: put to the partner's own phone; lift: the proposer's lift-now choice",
     needs=("player", "partner"),
-    may=("give", "take"),
+    may=("give", "take", "lift"),
     phone=TURNS,
 )
 def trade_offer(act: Act) -> None:
-    """A trade put to the partner, who accepts or declines it on their own phone."""
+    """A trade put to the partner, who accepts or declines it on their own phone. The
+    proposer chooses lift-now (M4) for the mortgaged deeds they would receive, the partner
+    for theirs when accepting."""
     trade_payload = {k: v for k, v in act.payload.items() if k != "lift"}
+    lifts = own_lifts(act, deeds_named(act.payload.get("take")))
+    if lifts:
+        trade_payload["lift"] = lifts
     trade(Act(act.state, act.edition, trade_payload))  # on a copy: refused now, not offered
     player, partner = act.player(), act.player("partner")
     act.state.offers_made += 1
@@ -540,14 +563,11 @@ def answered_offer(act: Act, accepting: bool) -> tuple[TradeOffer, PlayerState]:
     phone=ALWAYS,
 )
 def trade_accept(act: Act) -> None:
-    """X1-X3, M4: the partner says yes, choosing lift-now for mortgaged deeds received (only
-    those: what the proposer receives stays mortgaged, the proposer's own choice to make)."""
+    """X1-X3, M4: the partner says yes, choosing lift-now for the mortgaged deeds they receive
+    (only those: the proposer chose for theirs in the offer)."""
     offer, _ = answered_offer(act, accepting=True)
-    chosen = act.payload.get("lift") or []
-    if not isinstance(chosen, list):
-        raise RuleError("input", "lift must be a list of deeds")
     received = {str(index) for index in offer.received()}
-    lift_now = [index for index in chosen if str(index) in received]
+    lift_now = [*(offer.trade.get("lift") or []), *own_lifts(act, received)]
     trade(act.part({**offer.trade, "lift": lift_now}))
 
 

@@ -53,8 +53,7 @@ def trade(token: str):
     if payload and payload["partner"] != str(seat):
         asked = payload["give"]["deeds"] or payload["take"]["deeds"] or "cash" in request.args
         if asked:
-            to_phone = {k: v for k, v in payload.items() if k != "lift"}
-            option = previewed(game, "trade_offer", to_phone)
+            option = previewed(game, "trade_offer", payload)
     return page(
         "phone_trade.html",
         game,

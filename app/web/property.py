@@ -163,9 +163,8 @@ def trade(game_id: str):
         if not option.error:
             after = bank.preview(game, "trade", payload).state
             partner = state.players[int(payload["partner"])].name
-            to_phone = {k: v for k, v in payload.items() if k != "lift"}
             label = _("Or offer it on %(player)s's phone", player=partner)
-            offer_option = previewed(game, "trade_offer", to_phone, label, "secondary")
+            offer_option = previewed(game, "trade_offer", payload, label, "secondary")
     return page(
         "trade.html",
         game,

@@ -486,8 +486,12 @@ def trade(book: Book, payload: dict) -> None:
 
 
 def trade_accept(book: Book, payload: dict) -> None:
-    offer = next(o for o in book.before.offers if o.id == payload["offer"])
-    trade(book, {**offer.trade, "lift": payload.get("lift") or []})
+    """M4: each new owner of a mortgaged deed chose lift-now for what they receive: the
+    proposer in the offer, the partner in the acceptance."""
+    offer = next(o for o in book.before.offers if o.id == payload["offer"]).trade
+    chosen = [(offer.get("lift") or [], "take"), (payload.get("lift") or [], "give")]
+    lifted = [i for lifts, side in chosen for i in lifts if i in offer[side].get("deeds", [])]
+    trade(book, {**offer, "lift": lifted})
 
 
 # -- debts and bankruptcy: K1-K5, SG3 -------------------------------------------------------------

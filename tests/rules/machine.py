@@ -984,7 +984,12 @@ def completing(play: Play, c: Chooser) -> dict | None:
 
 
 def trade_offer(play: Play, c: Chooser) -> Tap:
-    return "trade_offer", trade_sides(play, c)
+    """M4: the proposer may choose lift-now for mortgaged deeds it would receive."""
+    payload = trade_sides(play, c)
+    mortgaged = [i for i in payload["take"].get("deeds", []) if play.state.deeds[i].mortgaged]
+    if mortgaged:
+        payload["lift"] = c.some(mortgaged, len(mortgaged))
+    return "trade_offer", payload
 
 
 def trade_accept(play: Play, c: Chooser) -> Tap:

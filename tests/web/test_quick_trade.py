@@ -7,6 +7,8 @@ from __future__ import annotations
 import html
 import re
 
+from tablebank.rules.property import lift_cost
+
 from ..support import BOARDWALK, CHEST, JAIL, US, card_of
 
 
@@ -46,3 +48,24 @@ def test_x1_a_player_offers_a_get_out_of_jail_free_card_from_their_phone(table):
     table.press(asked, "Bea offers Ana", phone)
     offered = table.read(table.phone(0))
     assert "1 Get Out of Jail Free card from Bea to Ana" in offered
+
+
+def test_m4_a_phone_s_offer_for_a_mortgaged_deed_may_lift_it_at_once(table):
+    """M4: the new owner of a mortgaged deed lifts it at once for the value and the 10%, or
+    pays the 10% now and the value and 10% again later. Bea, offering Ana $500 for her
+    mortgaged Boardwalk from her phone, ticks to lift it at once: when Ana accepts, Bea pays
+    110% in all and Boardwalk is clear. Before, a phone's offer dropped Bea's choice."""
+    table.new_api_game(names=("Ana", "Bea"), phone_turns=True)
+    table.own(0, BOARDWALK)
+    table.act("mortgage", player=0, deed=BOARDWALK)
+    phone = table.app.test_client()
+    asked = f"{table.phone(1)}/trade?partner=0&take_deeds={BOARDWALK}&cash=500&cash_from=player"
+    cost = lift_cost(US.spaces[BOARDWALK].mortgage)
+    assert f"Lift Boardwalk now (${cost})" in table.text(table.page(asked, phone))
+    table.press(table.page(f"{asked}&lift={BOARDWALK}", phone), "Bea offers Ana", phone)
+    ana = table.cash()[0]
+    accepting = table.app.test_client()
+    table.press(table.page(table.phone(0), accepting), "Accept", accepting)
+    assert table.cash() == [ana + 500, 1500 - 500 - cost]
+    boardwalk = table.state().deeds[BOARDWALK]
+    assert boardwalk.owner == 1 and not boardwalk.mortgaged
