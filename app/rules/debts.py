@@ -183,16 +183,19 @@ def to_player(act: Act, debtor: PlayerState, creditor: PlayerState) -> None:
     act.say("{player} takes the cash and {count:deeds}", player=creditor.name, count=len(held))
 
 
-def to_bank(act: Act, debtor: PlayerState) -> None:
-    """K3: everything to the bank; every deed unmortgaged and auctioned; cards to their decks."""
+def to_bank(act: Act, debtor: PlayerState, auction: bool = True) -> None:
+    """K3: everything to the bank; every deed unmortgaged and auctioned (unless `auction` is
+    off: the game ends, SG3; or H3); cards to their decks."""
     sell_all_buildings(act, debtor)
     act.pay(debtor, None, debtor.cash)
     held = act.state.held_by(debtor.seat)
     for index in held:
         act.state.deeds[index].owner, act.state.deeds[index].mortgaged = None, False
+    act.say("the bank takes everything, {count:deeds} included", count=len(held))
+    if not auction:
+        return
     if not act.state.settings.no_auctions:
         act.state.to_auction.extend(held)
-    act.say("the bank takes everything, {count:deeds} included", count=len(held))
     if act.state.to_auction and not act.state.auction:
         open_auction(act, next_deed_lot(act))
 
@@ -200,7 +203,7 @@ def to_bank(act: Act, debtor: PlayerState) -> None:
 def hand_everything(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> None:
     """SG3: the second bankruptcy of a short game: everything, buildings included, as it is."""
     if creditor is None:
-        to_bank(act, debtor)
+        to_bank(act, debtor, auction=False)  # the game stops at once: nothing is auctioned
         return
     act.pay(debtor, creditor, debtor.cash)
     for index in act.state.held_by(debtor.seat):

@@ -84,6 +84,17 @@ def test_h3_without_auctions_a_declined_deed_simply_stays_with_the_bank():
     assert table.refused("auction_open").rule == "P1"  # no deed waits for an auction
 
 
+def test_h3_k3_without_auctions_a_bankrupt_s_deeds_stay_with_the_bank():
+    """H3, K3: with no auctions, the deeds a bankruptcy leaves to the bank are not sold
+    either: they stay with the bank, unmortgaged, for the next player landing there."""
+    table = Table(no_auctions=True).own(1, READING, mortgaged=[READING]).put(1, cash=0)
+    table.throws_onto(1, LUXURY_TAX, 5)
+    outcome = table.do("bankrupt", player=1)
+    assert "auction" not in outcome.text and table.state.auction is None
+    assert table.state.deeds[READING].owner is None and not table.state.deeds[READING].mortgaged
+    assert table.waiting() == [("roll", 2)]
+
+
 # -- debts and bankruptcy -------------------------------------------------------------------
 
 
@@ -246,6 +257,26 @@ def test_sg3_the_second_bankruptcy_ends_a_short_game_with_everything_handed_over
     assert all(table.state.deeds[i].owner == 0 for i in DARK_BLUE)
     assert all(table.state.deeds[i].houses == 3 for i in DARK_BLUE)  # buildings too
     assert table.cash(0) == ana - 2 * charge + 20
+
+
+def test_sg3_a_second_bankruptcy_to_the_bank_ends_the_game_with_nothing_auctioned():
+    """SG3: the second bankrupt of a short game hands the bank everything and the game stops
+    at once: the deeds stay with the bank, the buildings go back to its supply, and no
+    auction is announced (one was, for a lot the end then dropped)."""
+    table = Table(mode="short")
+    table.do("deal", hands=[list(DARK_BLUE), [ORIENTAL, VERMONT], list(BROWN)])
+    table.own(1, ORIENTAL, VERMONT, mortgaged=[ORIENTAL, VERMONT])
+    table = built(table, 2, "brown", [1, 1]).put(1, cash=0).put(2, cash=0)
+    table.throws_onto(1, LUXURY_TAX, 5)
+    table.do("bankrupt", player=1)  # the first, to the bank: its deeds go to auction (K3)
+    while table.state.auction:
+        table.do("auction_close")
+    table.throws_onto(2, INCOME_TAX, 4, {"kind": "tax"})
+    outcome = table.do("bankrupt", player=2)
+    assert table.state.ended and "auction" not in outcome.text
+    assert "the bank takes everything, 2 deeds included; the game ends" in outcome.text
+    assert all(table.state.deeds[i].owner is None for i in BROWN)
+    assert table.state.houses == US.houses and table.state.auction is None
 
 
 def test_sg4_the_richest_player_by_score_wins_a_short_game():
