@@ -21,6 +21,7 @@ from ..support import (
     ILLINOIS,
     INCOME_TAX,
     JAIL,
+    LUXURY_TAX,
     PARK_PLACE,
     RAILROADS,
     READING,
@@ -245,6 +246,39 @@ def test_s4_all_four_editions_load_with_their_own_names():
         "Paseo del Prado",
     ]
     assert editions["uk"].spaces[32].rent[4] == 1100  # the known typo of public UK data
+
+
+def figures(edition, index: int) -> tuple:
+    space = edition.spaces[index]
+    house = edition.groups[space.group].house_price if space.group else None
+    return space.kind, space.price, space.mortgage, space.rent, house, space.amount, space.percent
+
+
+def effects(edition) -> list[tuple]:
+    fields = ("deck", "effect", "amount", "to", "spaces", "kind", "house", "hotel")
+    return [tuple(getattr(card, f) for f in fields) for card in edition.cards.values()]
+
+
+def test_s4_m1_c2_the_four_editions_print_the_same_figures():
+    """The US, UK and Spanish boards differ in names only: every space's price, mortgage
+    value (half the price, M1), rent table, house price and tax are the same, as are the
+    card effects of the 2008 decks. The classic US board's taxes (T1: the 10% option; T2:
+    luxury tax 75) and three Community Chest cards differ."""
+    us, uk, es, classic = (ALL_EDITIONS[e] for e in ("us-2008", "uk", "es", "us-classic"))
+    for index in range(len(us.spaces)):
+        assert figures(us, index) == figures(uk, index) == figures(es, index), index
+        if index not in (INCOME_TAX, LUXURY_TAX):
+            assert figures(classic, index) == figures(us, index), index
+    assert all(deed.mortgage * 2 == deed.price for deed in us.deeds)
+    taxes = [(e.spaces[INCOME_TAX].percent, e.spaces[LUXURY_TAX].amount) for e in (classic, us)]
+    assert taxes == [(10, 75), (None, 100)]
+    assert effects(us) == effects(uk) == effects(es)
+    changed = [(a[:3], b[:3]) for a, b in zip(effects(classic), effects(us), strict=True) if a != b]
+    assert changed == [
+        (("chest", "collect", 45), ("chest", "collect", 50)),  # sale of stock
+        (("chest", "collect_each", 50), ("chest", "collect_each", 10)),  # opera night, birthday
+        (("chest", "pay", 150), ("chest", "pay", 50)),  # school tax, school fees
+    ]
 
 
 def copy_edition(tmp_path, change):
