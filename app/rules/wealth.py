@@ -27,13 +27,21 @@ def total_worth(state: GameState, edition: Edition, seat: int) -> int:
     )
 
 
+def buildings_refund(state: GameState, edition: Edition, index: int) -> int:
+    """B6: what selling a street's buildings back pays: half the house price each, rounded
+    down (a hotel is one building and the houses it was bought on)."""
+    houses = state.deeds[index].houses
+    count = 1 + state.settings.houses_for_hotel if houses == HOTEL else houses
+    return count * ((edition.group_of(index).house_price or 0) // 2)
+
+
 def raisable(state: GameState, edition: Edition, seat: int) -> int:
     """K1: cash + mortgage value of unmortgaged deeds + half the price of every building."""
     held = state.held_by(seat)
     return (
         state.players[seat].cash
         + sum(edition.spaces[i].mortgage for i in held if not state.deeds[i].mortgaged)
-        + sum(buildings_paid(state, edition, i) // 2 for i in held)
+        + sum(buildings_refund(state, edition, i) for i in held)
     )
 
 

@@ -8,10 +8,13 @@ Each payment is checked by who paid whom (`paid`), not only by the totals.
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
+from tablebank.paths import EDITIONS
 from tablebank.rules import HOTEL, RuleError, new_game, raisable, score_breakdown, total_worth
+from tablebank.rules.edition import parse_edition
 
 from ..support import (
     ALL_EDITIONS,
@@ -19,6 +22,7 @@ from ..support import (
     BOARDWALK,
     ELECTRIC,
     GO,
+    GREEN,
     INCOME_TAX,
     JAIL,
     LUXURY_TAX,
@@ -360,6 +364,26 @@ def test_k1_raisable_is_cash_mortgages_and_half_the_buildings():
         + (2 * 3 * US.groups["dark_blue"].house_price) // 2
     )
     assert raisable(table.state, US, 0) == expected == 1500 + 200 + 175 + 600
+
+
+def test_k1_b6_could_raise_counts_each_building_at_what_selling_it_pays():
+    """K1, B6: a custom edition may print an odd house price (75): each building sells back
+    for half, rounded down (37), so a hotel (with its 4 houses) and 8 houses raise 13 x 37 =
+    481, not half of the 975 paid (487). What the banker is told could be raised is what
+    selling pays."""
+    data = json.loads((EDITIONS / "us-classic.json").read_text(encoding="utf-8"))
+    next(g for g in data["groups"] if g["id"] == "green")["house_price"] = 75
+    custom = parse_edition(data, "custom.json")
+    table = Table(custom).own(0, *GREEN).put(0, cash=10_000)
+    table.do("build", player=0, group="green", levels=[HOTEL, 4, 4])
+    mortgages = sum(custom.spaces[i].mortgage for i in GREEN)
+    cash = table.cash(0)
+    assert raisable(table.state, custom, 0) == cash + mortgages + 13 * (75 // 2)
+    outcome = table.do("build", player=0, group="green", levels=[0, 0, 0])
+    assert paid(outcome) == [(None, 0, 13 * (75 // 2))]
+    for deed in GREEN:
+        table.do("mortgage", player=0, deed=deed)
+    assert table.cash(0) == cash + mortgages + 13 * (75 // 2)
 
 
 def test_k1_a_payment_asked_for_by_hand_over_cash_is_refused_with_shortfall_and_raisable():
