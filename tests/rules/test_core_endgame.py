@@ -27,6 +27,7 @@ from ..support import (
     US,
     VERMONT,
     Table,
+    card_of,
     paid,
 )
 
@@ -325,6 +326,14 @@ def test_tl1_a_time_limited_game_goes_on_after_its_second_bankruptcy_until_one_i
     assert table.state.ended  # K4: Ana is the last player left
 
 
+def test_tl1_sg4_a_time_limited_game_scores_a_hotel_with_the_four_houses_it_took():
+    """TL1, SG4: the time-limited game is scored by SG4, but its hotels take 4 houses (not
+    SG2's 3): a hotel counts at its price and the 4 houses given for it."""
+    table = Table(mode="timed", ends_at="2099-01-01T00:00").own(0, *DARK_BLUE, houses=HOTEL)
+    hotel = BLUE_HOUSE * (1 + 4)
+    assert score(table.state, US, 0) == 1500 + 350 + 400 + 2 * hotel
+
+
 def test_h1_the_pot_is_paid_out_in_one_tap():
     table = Table(free_parking_jackpot=True)
     tax = US.spaces[INCOME_TAX].amount
@@ -332,3 +341,15 @@ def test_h1_the_pot_is_paid_out_in_one_tap():
     assert paid(table.do("parking_pot", player=2)) == [(None, 2, tax)]
     assert table.cash(2) == 1500 + tax and table.state.pot == 0
     assert table.refused("parking_pot", player=2).rule == "H1"
+
+
+def test_h1_card_payments_to_the_bank_feed_the_pot_a_trade_s_interest_does_not():
+    """H1: a card's payment to the bank (a fee, repairs) goes into the pot like a tax or a
+    fine; the 10% interest on a mortgaged deed received in a trade (M4) does not."""
+    table = Table(free_parking_jackpot=True).own(1, READING, mortgaged=[READING])
+    fee = card_of(US, "pay", deck="chest", amount=50)
+    assert paid(table.draws(0, fee)) == [(0, None, fee.amount)]
+    assert table.state.pot == fee.amount
+    trade = {"player": 1, "partner": 2, "give": {"deeds": [READING]}, "take": {"cash": 10}}
+    assert paid(table.do("trade", **trade))[-1] == (2, None, interest(US.spaces[READING].mortgage))
+    assert table.state.pot == fee.amount

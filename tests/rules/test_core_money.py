@@ -35,6 +35,7 @@ from ..support import (
     US2008,
     WATER,
     Table,
+    card_of,
     paid,
 )
 
@@ -240,6 +241,15 @@ def test_h2_landing_exactly_on_go_pays_400_under_the_house_rule():
     outcome = table.put(1, 35).roll(1, 7)  # Bea passes GO to Community Chest: 200 only
     assert paid(outcome) == [(None, 1, US.salary)]
     assert paid(table.do("pass_go", player=2)) == [(None, 2, US.salary)]
+
+
+def test_h2_an_advance_to_go_card_lands_exactly_on_go():
+    """H2: a card that sends the player to GO lands exactly on it: 400 under the house rule
+    (200 for passing GO on the throw before, as G1 says, then 400)."""
+    to_go = card_of(US, "advance", deck="chest", to=GO)
+    table = Table(double_go=True)
+    outcome = table.draws(0, to_go, 2)  # a throw of 7 from Short Line, past GO
+    assert paid(outcome) == [(None, 0, US.salary), (None, 0, 2 * US.salary)]
 
 
 # -- taxes ----------------------------------------------------------------------------------
