@@ -42,13 +42,15 @@ def lot_name(act: Act, auction: Auction) -> str:
     return Phrase("a hotel") if auction.building == "hotel" else Phrase("a house")
 
 
-def lowest_house_price(act: Act) -> int:
-    """B5: building auctions start at the lowest house price of the groups someone could build."""
-    prices = []
-    for group in act.edition.groups.values():
-        owners = {act.state.deeds[i].owner for i in group.deeds}
-        if group.house_price and len(owners) == 1 and None not in owners:
-            prices.append(group.house_price)
+def lowest_house_price(act: Act, building: str) -> int:
+    """B5: building auctions start at the lowest house price on the deeds involved: the
+    streets where a player in the game could put the building now."""
+    state, edition = act.state, act.edition
+    prices = [
+        edition.group_of(index).house_price
+        for player in state.in_play()
+        for index in placeable(state, edition, player, building)
+    ]
     return min(prices, default=1)
 
 
@@ -116,7 +118,7 @@ def building_lot(act: Act, building: object) -> Auction:
         raise RuleError("B5", "The bank has no hotel left")
     if building == "house" and act.state.houses < 1:
         raise RuleError("B5", "The bank has no house left")
-    return Auction(building=building, deed=None, minimum=lowest_house_price(act))
+    return Auction(building=building, deed=None, minimum=lowest_house_price(act, building))
 
 
 def running(act: Act) -> Auction:

@@ -239,6 +239,20 @@ def test_b5_a_shortage_is_auctioned_from_the_lowest_house_price_involved(greens)
     assert table.cash() == [10_000, 3_000 - 90, 1500]
 
 
+def test_b5_a_group_that_cannot_take_the_building_is_not_involved_in_its_auction(greens):
+    """B5: the bidding starts at the lowest house price on the deeds involved: the streets
+    a house could go on. Bea's browns, built up to hotels, take no house: the greens' price
+    is the lowest involved, not the browns' 50."""
+    table = greens.own(1, *BROWN, houses=HOTEL).put(1, cash=3_000)
+    table.own(2, *DARK_BLUE)
+    table.state.houses, table.state.hotels = 2, US.hotels - 2
+    table.do("auction_open", building="house")
+    lowest = min(US.groups["green"].house_price, US.groups["dark_blue"].house_price)
+    assert table.state.auction.minimum == lowest == 200
+    assert table.refused("bid", player=1, amount=lowest).rule == "B5"  # nowhere to put it
+    assert table.refused("bid", player=0, amount=lowest - 1).rule == "P1"
+
+
 # -- B6: selling back at half, hotels broken down only with houses in the bank ---------------------
 
 
