@@ -28,6 +28,7 @@ from ..support import (
     VERMONT,
     Table,
     card_of,
+    paid,
     setup_of,
 )
 
@@ -221,17 +222,20 @@ def test_j3_two_failed_throws_stay_in_jail_and_the_third_pays_the_fine_and_moves
         table.turn_of(0).roll(0, 7)
         assert table.state.players[0].in_jail and table.state.players[0].jail_tries == tries
         assert whose_turn(table.state).name == "Bea"
-    table.turn_of(0).roll(0, 7)  # 17: Community Chest
+    outcome = table.turn_of(0).roll(0, 7)  # 17: Community Chest
+    assert paid(outcome) == [(0, None, US.jail_fine)]  # to the bank
     ana = table.state.players[0]
     assert not ana.in_jail and ana.position == CHEST
-    assert ana.cash == 1500 - US.jail_fine
+    assert table.cash() == [1500 - US.jail_fine, 1500, 1500]
 
 
-def test_j3_the_fine_or_the_card_only_before_the_throw():
-    table = Table().put(0, JAIL, in_jail=True)
-    table.do("jail_fine", player=0)
-    assert not table.state.players[0].in_jail and table.cash(0) == 1500 - US.jail_fine
-    table.put(0, in_jail=True).turn_of(0).roll(0, 5)
+def test_j3_the_fine_paid_before_the_throw_goes_to_the_bank_then_the_throw_moves():
+    table = Table().turn_of(0).put(0, JAIL, in_jail=True)
+    assert paid(table.do("jail_fine", player=0)) == [(0, None, US.jail_fine)]
+    assert not table.state.players[0].in_jail and table.cash() == [1450, 1500, 1500]
+    assert whose_turn(table.state).name == "Ana"  # the fine comes before her throw
+    table.roll(0, 5)
+    assert table.state.players[0].position == JAIL + 5 and table.waiting() == [("buy", 0)]
     assert refusal(table, "jail_fine", player=1).rule == "J3"  # Bea is not in jail
 
 
