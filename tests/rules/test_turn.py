@@ -105,8 +105,8 @@ def test_p4_a_throw_onto_boardwalk_with_a_hotel_pays_its_owner_2000():
 
 def test_p6_a_utility_charges_four_times_the_throw_that_landed_there():
     table = Table().own(1, ELECTRIC)
-    table.throws_onto(0, ELECTRIC, 9)
-    assert table.cash(1) == 1500 + US.spaces[ELECTRIC].rent[0] * 9
+    outcome = table.throws_onto(0, ELECTRIC, 9)
+    assert paid(outcome) == [(0, 1, US.spaces[ELECTRIC].rent[0] * 9)] and 4 * 9 == 36
 
 
 def test_j1_a_throw_onto_go_to_jail_sends_the_player_to_jail_with_no_step_sent():
@@ -271,8 +271,8 @@ def test_c2_p5_the_nearest_railroad_pays_twice_the_rent_without_the_client_sayin
     assert table.cash(1) == 1500  # Pennsylvania Railroad is the bank's: buy or decline
     assert table.waiting() == [("buy", 0)]
     table = Table().own(1, RAILROADS[1])
-    table.put(0, 0).roll(0, CHANCE, False, {"kind": "card", "card": nearest.id})
-    assert table.cash(1) == 1500 + 2 * US.spaces[RAILROADS[1]].rent[0]
+    outcome = table.put(0, 0).roll(0, CHANCE, False, {"kind": "card", "card": nearest.id})
+    assert paid(outcome) == [(0, 1, 2 * US.spaces[RAILROADS[1]].rent[0])]
 
 
 def test_c2_p6_the_nearest_utility_waits_for_a_fresh_throw_and_pays_ten_times_it():
@@ -333,8 +333,8 @@ def test_t1_income_tax_offers_the_flat_amount_and_the_percentage_chosen_before_c
 
 def test_t1_without_the_option_income_tax_is_paid_at_once():
     table = Table(income_tax_percent=False).put(0, 0)
-    table.roll(0, INCOME_TAX)
-    assert table.cash(0) == 1500 - US.spaces[INCOME_TAX].amount
+    outcome = table.roll(0, INCOME_TAX)
+    assert paid(outcome) == [(0, None, US.spaces[INCOME_TAX].amount)]
     assert table.waiting() == [("roll", 1)]
 
 
