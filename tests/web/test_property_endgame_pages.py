@@ -18,6 +18,7 @@ from ..support import (
     READING,
     US,
 )
+from ..tables import clock_at
 
 GREENS = list(US.groups["green"].deeds)
 TWO_HOUSES_ON_PACIFIC = US.spaces[PACIFIC].rent[2]
@@ -211,8 +212,9 @@ def test_tl1_time_limited_game_shows_the_countdown(client):
 
 
 def test_tl1_a_game_past_its_end_time_ends_and_refuses_actions(table):
-    table.new_game(mode="timed", ends_at="2001-01-01T20:00")
-    table.do("pass_go", player=0)
+    table.new_game(mode="timed", ends_at="2099-01-01T20:00")
+    with clock_at("2099-01-01T20:01"):
+        table.do("pass_go", player=0)
     after = table.state()
     assert after.ended and after.players[0].cash == 1500
     assert "The game has ended: results" in table.page(f"/g/{table.id}/")
