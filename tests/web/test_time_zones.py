@@ -101,6 +101,19 @@ def test_tl1_the_api_refuses_an_end_time_already_passed(app, client):
     assert games_made(app) == 0
 
 
+def test_tl1_an_action_after_the_time_is_up_is_refused_under_tl1_every_time(client, table):
+    """TL1: the time runs out: the first action after it is refused (the clock ends the game)
+    and so is every one after it, each naming TL1 and saying the time-limited game ended,
+    never K4 (the last player left: Ana and Bea are both still in)."""
+    table.new_api_game(("Ana", "Bea"), mode="timed", ends_at="2099-01-01T20:00")
+    with clock_at("2099-01-01T20:01"):
+        first = table.act("pass_go", 422, player=0)
+        again = table.act("pass_go", 422, player=0)
+    assert first == {"error": "Time is up: the game has ended. See the results.", "rule": "TL1"}
+    assert again == {"error": "This time-limited game has ended. See the results.", "rule": "TL1"}
+    assert table.cash() == [1500, 1500] and table.state().ended
+
+
 def test_tl1_the_end_time_is_written_in_the_bankers_zone_before_the_browser_localises_it(
     client,
 ):
