@@ -12,6 +12,8 @@
   an archive), is text a page can show: valid Unicode without lone surrogates, control
   characters or noncharacters, at most TEXT_MAX characters and MARKS_MAX combining marks on
   one letter, and it is kept in NFC (`clean_text`). Anything else is a RuleError("input").
+- A player's name shows at least one character (`visible`): not only spaces, zero-width or
+  other invisible characters, or combining marks.
 
 A missing field is left to the rules core, which says what it needs in its own words.
 """
@@ -266,10 +268,30 @@ def clean_payload(kind: object, payload: object) -> dict:
 
 
 def clean_setup(setup: object) -> dict:
-    """A new game's setup as it will be stored: known settings only, within the schema."""
+    """A new game's setup as it will be stored: known settings only, within the schema, each
+    player's name one can see."""
     if not isinstance(setup, dict):
         raise RuleError("input", "A new game is a JSON object")
     schema = setup_validator().schema
     kept = clean_texts(_known(setup, schema["properties"], schema["required"]))
     _check(setup_validator(), kept)
+    for number, player in enumerate(kept.get("players", []), start=1):
+        if not visible(player["name"]):
+            raise RuleError(
+                "input", "Player {number} needs a name with a character one can see", number=number
+            )
     return kept
+
+
+# Letters and signs that show nothing: the Hangul fillers and the blank Braille pattern.
+BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def visible(text: str) -> bool:
+    """Whether the text shows anything: a character that is neither a space, a control or
+    format character (a zero-width space, a word joiner, a byte order mark...), a combining
+    mark (shown only on a letter), unassigned or private, nor one of the blank letters."""
+    return any(
+        not unicodedata.category(char).startswith(("Z", "C", "M")) and char not in BLANK
+        for char in text
+    )

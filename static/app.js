@@ -299,17 +299,30 @@ var tablebank = (function () {
 // A page that says what an action will do before it does it is pinned to the game's version
 // in its address (`v`), without a reload: opened there again once the game has moved on (Back
 // after its tap, then a second tap, would do it twice), the server says so instead
-// (web/pages.py: confirming).
+// (web/pages.py: confirming). A link to such a page carries, for a browser without
+// JavaScript, the version its own page was drawn at (`data-pinned`); here it drops it, as the
+// page it opens pins itself, and the link's page may have moved on since (a live part).
 (function () {
   "use strict";
+  if (!window.URL || !window.history.replaceState) { return; }
   function pin() {
     var version = document.body.dataset.pin;
-    if (!version || !window.URL || !window.history.replaceState) { return; }
+    if (!version) { return; }
     var url = new URL(location.href);
     if (url.searchParams.get("v") === version) { return; }
     url.searchParams.set("v", version);
     history.replaceState(history.state, "", url.pathname + url.search + url.hash);
   }
+  function unpin(root) {
+    root.querySelectorAll("a[data-pinned]").forEach(function (link) {
+      var url = new URL(link.href);
+      if (!url.searchParams.has("v")) { return; }
+      url.searchParams.delete("v");
+      link.setAttribute("href", url.pathname + url.search + url.hash);
+    });
+  }
   pin();
-  document.addEventListener("swapped", pin);
+  unpin(document);
+  document.addEventListener("swapped", function () { pin(); unpin(document); });
+  document.addEventListener("updated", function (e) { unpin(e.target); });
 })();

@@ -14,7 +14,12 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from unittest.mock import patch
 
+from tablebank import bank
 from tablebank.models import Game, db
 from tablebank.rules import GameState
 
@@ -200,6 +205,17 @@ class WebTable:
         matches = [enabled for label, enabled in cls.buttons(page) if label.startswith(words)]
         assert matches, f"no button {words!r} in {[b for b, _ in cls.buttons(page)]}"
         return matches[0]
+
+
+@contextmanager
+def clock_at(when: str) -> Iterator[None]:
+    """TL1: the bank's clock reads `when` (UTC) for the length of the block: a time-limited
+    game made before its end (the door refuses an end already passed) sees its time run out."""
+    moved = datetime.fromisoformat(when).replace(tzinfo=UTC)
+    with patch.object(bank, "datetime", wraps=datetime) as clock:
+        clock.now.return_value = moved
+        clock.fromisoformat.side_effect = datetime.fromisoformat
+        yield
 
 
 def snapshot(app, game_id) -> tuple[int, dict]:

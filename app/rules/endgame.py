@@ -4,7 +4,8 @@ the agreed time (TL1) or the banker's word; scored by SG4 (wealth.py)."""
 from __future__ import annotations
 
 from .actions import Act, action
-from .state import DEBT
+from .errors import RuleError
+from .state import DEBT, GameState
 from .words import N_
 
 
@@ -19,3 +20,19 @@ def end(act: Act) -> None:
 def end_game(act: Act) -> None:
     """TL1: the end time has come, or the banker ends the game early; scored by SG4."""
     end(act)
+
+
+def ended(state: GameState) -> RuleError:
+    """The refusal of any action once the game has ended, naming the rule that ended it: the
+    second bankruptcy of a short game (SG3), the last player left (K4), a time-limited game's
+    end, at its time or by the banker's word (TL1), else the banker's word (scored by SG4)."""
+    left = state.in_play()
+    if state.settings.mode == "short" and state.bankruptcies >= 2:
+        return RuleError("SG3", "The second bankruptcy has ended this short game. See the results.")
+    if len(left) == 1:
+        return RuleError(
+            "K4", "{player} is the last player left: the game has ended.", player=left[0].name
+        )
+    if state.settings.mode == "timed":
+        return RuleError("TL1", "This time-limited game has ended. See the results.")
+    return RuleError("SG4", "The banker ended this game: the richest won. See the results.")

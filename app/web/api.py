@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 from .. import archive, bank
 from ..inputs import parse_json
 from ..rules import KINDS, RuleError
+from . import new_games
 from .args import arg
 from .openapi import API_PAGE, API_PAGE_MAX, openapi_document
 from .present import game_view, history_page
@@ -88,7 +89,7 @@ def edition(edition_id: str):
 
 @bp.post("/games")
 def create_game():
-    game = bank.create_game(body())
+    game = new_games.create_game(body())
     return jsonify({**game_view(game), "banker_key": game.banker_key}), 201
 
 

@@ -20,7 +20,7 @@ from ..models import Game, db
 from ..rules import KINDS, UNDO, GameState, RuleError
 from ..rules.rent import rent_due
 from ..rules.turn import next_in_play, whose_turn
-from . import turns
+from . import new_games, turns
 from .args import arg, whole
 from .auth import banker_games, is_banker, remember_banker
 from .colours import make_legible
@@ -119,7 +119,7 @@ def create():
     setup = setup_from_form()
     changed = make_legible(setup["players"])  # 3:1 on every page (web/colours.py)
     try:
-        game = bank.create_game(setup)
+        game = new_games.create_game(setup)
     except RuleError as refusal:
         flash(refused(refusal), "error")
         return page("new.html", form=request.form, **new_game_choices()), 400

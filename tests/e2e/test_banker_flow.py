@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+import pytest
+from playwright.sync_api import Browser, Page, expect
 
 from ..support import US
 from .flows import balance, land, no_sideways_scroll, start_game
@@ -55,3 +56,45 @@ def test_k1_payment_over_cash_is_refused_with_what_could_be_raised(phone: Page, 
     phone.get_by_role("button", name="Preview").click()
     expect(phone.locator(".refused")).to_contain_text("Bea cannot pay $2,000: $500 short")
     expect(phone.get_by_role("button", name="Pay the bank")).to_be_disabled()
+
+
+# Each visible choice of the page: its box, and where its words are.
+CHOICES = """() => [...document.querySelectorAll("label.choice")]
+  .filter(label => label.offsetParent !== null)
+  .map(label => {
+    const box = label.querySelector("input").getBoundingClientRect();
+    const words = document.createRange();
+    const texts = [...label.childNodes]
+      .filter(n => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    words.setStartBefore(texts[0]);
+    words.setEndAfter(texts[texts.length - 1]);
+    const lines = [...words.getClientRects()].filter(r => r.width > 0);
+    return {
+      words: label.textContent.trim(),
+      beside: lines.every(r => r.left >= box.right),
+      level: lines.some(r => r.top < box.bottom && r.bottom > box.top),
+    };
+  })"""
+
+
+@pytest.mark.parametrize(
+    ("width", "scale"),
+    [(320, 1), (390, 1), (1280, 1), (640, 2)],
+    ids=["320px", "390px", "desktop", "200%-zoom-on-a-desktop"],
+)
+def test_the_new_game_page_s_boxes_sit_beside_their_words(
+    browser: Browser, live_server, width, scale
+):
+    """Each check box and radio button of the new-game page has its words beside it, on its
+    line, the words wrapping there, at a phone's width as on a desktop (zoomed or not): not
+    the box alone on a line above its words."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 800}, device_scale_factor=scale
+    )
+    page = context.new_page()
+    page.goto(live_server + "/new")
+    choices = page.evaluate(CHOICES)
+    assert len(choices) >= 7  # three kinds of game, phone turns, the house rules
+    apart = [c["words"] for c in choices if not (c["beside"] and c["level"])]
+    assert not apart, f"at {width} px, these words are not beside their box: {apart}"
+    no_sideways_scroll(page, width)

@@ -142,3 +142,64 @@ def test_s1_sg4_seven_balances_and_standings_stay_on_the_tv_in_an_auction_and_at
     expect(tv.locator(".centre .standings li")).to_have_count(7)  # live, no reload
     assert tv.evaluate(CUT_ROWS, ".centre .standings li") == []
     context.close()
+
+
+# What the screen shows of each of these: "whole", "cut" (partly hidden by a box that hides
+# what overflows, or by the screen's edge) or "hidden" (none of it on screen).
+SHOWN = """(selector) => [...document.querySelectorAll(selector)].map(e => {
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return "hidden";
+  const boxes = [{left: 0, top: 0, right: innerWidth, bottom: innerHeight}];
+  for (let box = e.parentElement; box; box = box.parentElement) {
+    if (getComputedStyle(box).overflow !== 'visible') boxes.push(box.getBoundingClientRect());
+  }
+  const inside = b => r.left >= b.left - 0.5 && r.right <= b.right + 0.5 &&
+                      r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5;
+  const apart = b => r.left >= b.right - 0.5 || r.right <= b.left + 0.5 ||
+                     r.top >= b.bottom - 0.5 || r.bottom <= b.top + 0.5;
+  if (boxes.some(apart)) return "hidden";
+  return boxes.every(inside) ? "whole" : "cut";
+})"""
+
+EIGHT = ("Ana", "Bea", "Cal", "Dmitri Alexandrovich", "Eve", "Fer", "Gus", "Hana")
+EIGHT_COLOURS = [
+    "#e03131",
+    "#1971c2",
+    "#2f9e44",
+    "#f08c00",
+    "#7048e8",
+    "#0c8599",
+    "#d6336c",
+    "#868e96",
+]
+
+
+@pytest.mark.parametrize(
+    "size", [{"width": 1280, "height": 720}, *TV_SIZES], ids=lambda s: f"{s['width']}x{s['height']}"
+)
+def test_s1_sg4_the_last_actions_under_eight_final_standings_show_whole_or_not_at_all(
+    browser: Browser, live_server, size
+):
+    """S1 (8 players), SG4: the TV of an ended game of eight lists their standings; under
+    them, "Last actions" shows with at least one whole action, or not at all: never a cut
+    heading at the foot of the screen, nor an action cut in half."""
+    players = [{"name": n, "colour": c} for n, c in zip(EIGHT, EIGHT_COLOURS, strict=True)]
+    api = Api(live_server, EIGHT, players=players)
+    for seat in range(5):
+        api.act("bank_pay", player=seat, amount=10 * (seat + 1))
+    api.act("end_game")
+    context = browser.new_context(viewport=size)
+    tv = context.new_page()
+    tv.goto(api.table_url())
+    expect(tv.locator(".centre .standings li")).to_have_count(8)
+    heading = tv.evaluate(SHOWN, "#latest-title")
+    actions = tv.evaluate(SHOWN, ".latest li")
+    assert heading in (["whole"], ["hidden"]), heading
+    assert "cut" not in actions, actions
+    if heading == ["whole"]:
+        assert "whole" in actions  # a heading with an action under it
+    else:
+        assert set(actions) == {"hidden"}
+    if size["height"] >= 800:
+        assert heading == ["whole"]  # room for the last actions: they show
+    context.close()

@@ -11,8 +11,10 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from ..support import US
 from .flows import PHONE, Api, balance
 
 MARK = "window.__stayed = 'yes'"  # a page that is left loses it; a page merged in keeps it
@@ -127,6 +129,83 @@ def test_with_javascript_off_back_to_a_confirm_page_never_pays_twice(browser: Br
         else:
             expect(page.locator("header .title")).to_have_text("The game has moved on")
         assert game_cash(game) == [1550, 1500]
+
+
+def back_and_the_button_again(page: Page, button: str | re.Pattern) -> None:
+    """Back to the confirm page a tap left, and its button again if the page still offers one
+    (as the browser kept it, its key makes it "Already done")."""
+    page.go_back()
+    again = page.get_by_role("button", name=button)
+    if again.count():
+        with page.expect_navigation():
+            again.click()
+        expect(page.locator(".flash.done")).to_contain_text("Already done")
+    else:
+        expect(page.locator("header .title")).to_have_text("The game has moved on")
+
+
+@pytest.mark.parametrize(
+    ("link", "button", "after"),
+    [
+        ("Passed GO", "Ana collects $200 salary", [1900, 1550]),
+        ("Undo: The bank pays Bea $50", re.compile("^Undo: "), [1700, 1500]),
+    ],
+)
+def test_with_javascript_off_back_to_a_dashboard_link_s_page_never_does_it_twice(
+    browser: Browser, live_server, link, button, after
+):
+    """G1, R1: without JavaScript, the dashboard's links to a confirm page (a pick, the undo)
+    carry the version in its address: Back to that page after its tap and its button again
+    does nothing more (a second undo would take back Ana's salary too)."""
+    game = Api(live_server)
+    game.act("pass_go", player=0)
+    game.act("bank_pay", player=1, amount=50)
+    with without_javascript(browser) as page:
+        game.banker(page)
+        page.get_by_role("link", name=link).click()
+        with page.expect_navigation():
+            page.get_by_role("button", name=button).click()
+        assert game_cash(game) == after
+        back_and_the_button_again(page, button)
+        assert game_cash(game) == after
+
+
+def test_with_javascript_off_back_to_a_landing_never_charges_it_twice(
+    browser: Browser, live_server
+):
+    """R1, P2: "Landed on…", Ana, Baltic Avenue (Bea's): the rent, then Back and the same
+    button again: the rent is paid once."""
+    baltic = US.spaces[3]
+    game = Api(live_server)
+    game.own(1, baltic.index)
+    due = baltic.rent[0]
+    rent = f"Ana lands on Baltic Avenue; Ana pays Bea ${due} rent for Baltic Avenue"
+    with without_javascript(browser) as page:
+        game.banker(page)
+        page.get_by_role("link", name="Landed on…").click()
+        page.get_by_role("link", name="Ana").click()
+        page.locator(".space", has_text="Baltic Avenue").click()
+        with page.expect_navigation():
+            page.get_by_role("button", name=rent).click()
+        after = game_cash(game)
+        assert after == [1500 - due, 1500 - baltic.price + due]
+        back_and_the_button_again(page, rent)
+        assert game_cash(game) == after
+
+
+def test_a_dashboard_link_opens_its_page_at_the_game_s_version_after_a_live_change(
+    phone: Page, live_server
+):
+    """With JavaScript the version the dashboard's links carry (for a browser without it) is
+    dropped: after another device acts (the live part shows it), "Passed GO" opens the page
+    pinned at the version it is drawn at, not one saying the game has moved on."""
+    game = Api(live_server)
+    game.banker(phone)
+    game.act("bank_pay", player=1, amount=50)  # another device
+    expect(balance(phone, 1)).to_have_text("$1,550")
+    phone.get_by_role("link", name="Passed GO").click()
+    expect(phone.get_by_role("button", name="Ana collects $200 salary")).to_be_visible()
+    expect(phone).to_have_url(re.compile(r"/pick/pass_go\?v=1$"))
 
 
 def test_with_javascript_off_the_same_tap_posts_and_redirects(browser: Browser, live_server):

@@ -258,6 +258,11 @@ def test_sg3_the_second_bankruptcy_ends_a_short_game_with_everything_handed_over
     assert all(table.state.deeds[i].owner == 0 for i in DARK_BLUE)
     assert all(table.state.deeds[i].houses == 3 for i in DARK_BLUE)  # buildings too
     assert table.cash(0) == ana - 2 * charge + 20
+    refused = table.refused("pass_go", player=0)  # the rule that ended it, not K4
+    assert (refused.rule, refused.message) == (
+        "SG3",
+        "The second bankruptcy has ended this short game. See the results.",
+    )
 
 
 def test_sg3_a_second_bankruptcy_to_the_bank_ends_the_game_with_nothing_auctioned():
@@ -297,6 +302,11 @@ def test_tl1_a_time_limited_game_needs_its_end_time_and_ends_when_called():
     assert table.waiting() == [("deal", None)]  # dealt as in SG1
     table.do("end_game")
     assert table.state.ended
+    refused = table.refused("pass_go", player=0)  # the time-limited game's end, not K4
+    assert (refused.rule, refused.message) == (
+        "TL1",
+        "This time-limited game has ended. See the results.",
+    )
 
 
 def test_tl1_a_time_limited_game_goes_on_after_its_second_bankruptcy_until_one_is_left():
@@ -324,6 +334,23 @@ def test_tl1_a_time_limited_game_goes_on_after_its_second_bankruptcy_until_one_i
     table.put(3, cash=0).throws_onto(3, PENNSYLVANIA)
     table.do("bankrupt", player=3)
     assert table.state.ended  # K4: Ana is the last player left
+    refused = table.refused("pass_go", player=0)
+    assert (refused.rule, refused.message) == (
+        "K4",
+        "Ana is the last player left: the game has ended.",
+    )
+
+
+def test_sg4_a_classic_game_the_banker_ended_refuses_an_action_by_its_score_not_k4():
+    """SG4: the banker ends a classic game of three players still in: the richest won, and
+    an action after it is refused saying so, not that one player is left (K4)."""
+    table = Table()
+    table.do("end_game")
+    refused = table.refused("pass_go", player=0)
+    assert (refused.rule, refused.message) == (
+        "SG4",
+        "The banker ended this game: the richest won. See the results.",
+    )
 
 
 def test_tl1_sg4_a_time_limited_game_scores_a_hotel_with_the_four_houses_it_took():

@@ -16,6 +16,7 @@ from tablebank.models import Action, Game, Player, db
 from tablebank.rules import replay
 
 from ..support import ALL_EDITIONS, setup_of
+from ..tables import clock_at
 
 
 @pytest.fixture
@@ -95,11 +96,12 @@ def test_an_exported_game_imports_as_the_same_game_and_exports_the_same(client, 
 def test_a_finished_time_limited_game_comes_back_finished(client, app):
     """TL1: the issue's case, "Action 1 of the export was refused: Time is up". An imported
     game keeps its original clock: the end the clock made is in its log, with its times."""
-    ends = (datetime.now(UTC) - timedelta(minutes=5)).isoformat()
+    ends = "2099-01-01T20:00"
     created = client.post("/api/games", json=setup_of(mode="timed", ends_at=ends)).get_json()
     headers = {"X-Banker-Key": created["banker_key"]}
     url = f"/api/games/{created['id']}/actions"
-    late = client.post(url, json={"kind": "pass_go", "player": 0}, headers=headers)
+    with clock_at("2099-01-01T20:05"):
+        late = client.post(url, json={"kind": "pass_go", "player": 0}, headers=headers)
     assert late.get_json()["rule"] == "TL1"  # time was up: the clock ended the game
     data = export_of(client, created["id"], headers)
     assert [(e["kind"], e["actor"]) for e in data["log"]] == [("end_game", "clock")]

@@ -144,10 +144,35 @@ def test_text_is_kept_in_nfc_and_one_key_is_one_key_whatever_its_form(client, ap
 
 
 def test_names_in_other_scripts_and_a_few_marks_are_welcome(client):
-    for name in ("Nguyễn", "さくら", "Ærøskøbing"[:24], "Zoë", "🎲 Lucky"):
+    for name in ("Nguyễn", "さくら", "Ærøskøbing"[:24], "Zoë", "🎲 Lucky", "\u200bAna", "❤️"):
         made = client.post("/api/games", json=setup_of(("Ana", name)))
         assert made.status_code == 201, (name, made.get_json())
         assert made.get_json()["players"][1]["name"] == unicodedata.normalize("NFC", name)
+
+
+INVISIBLE_NAMES = {
+    "a zero-width space": "\u200b",
+    "a word joiner": "\u2060",
+    "a byte order mark": "\ufeff",
+    "zero-width joiners and spaces": "\u200d\u200b \u200c",
+    "only combining marks": "\u0301\u0308",
+    "a Hangul filler": "\u3164",
+    "an ideographic space and a zero-width space": "\u3000\u200b",
+}
+
+
+@pytest.mark.parametrize("name", INVISIBLE_NAMES.values(), ids=INVISIBLE_NAMES.keys())
+def test_a_player_name_with_nothing_to_see_is_refused_in_words_not_made(client, app, table, name):
+    """A name is how the table tells its players apart: one of only invisible characters
+    (or marks with no letter to sit on) is refused, on the new-game page and by the API."""
+    counts = games_and_actions(app)
+    page = client.post("/new", data={"edition": "us-classic", "name0": "Ana", "name1": name})
+    assert page.status_code == 400
+    said = "Player 2 needs a name with a character one can see"
+    assert said in table.text(page.text)
+    made = client.post("/api/games", json=setup_of(("Ana", name)))
+    assert refused_with_words(made, status=(400,)) == said
+    assert games_and_actions(app) == counts
 
 
 @pytest.mark.parametrize("bad", BAD_JSON_TEXT.values(), ids=BAD_JSON_TEXT.keys())

@@ -18,6 +18,7 @@ from ..support import (
     READING,
     US,
 )
+from ..tables import clock_at
 
 GREENS = list(US.groups["green"].deeds)
 TWO_HOUSES_ON_PACIFIC = US.spaces[PACIFIC].rent[2]
@@ -153,6 +154,30 @@ def test_k1_k2_a_bankruptcy_the_debtor_cannot_avoid_gives_the_creditor_everythin
     assert after.turn == 2 and after.pending == []
 
 
+def test_k2_a_bankrupt_player_s_deeds_say_they_are_bankrupt_not_that_none_came_yet(table, app):
+    """K2: Bea goes bankrupt to Ana, who takes Boardwalk. Bea's deeds, on the banker's page of
+    her and on her own phone (its page and, phone turns on, its deeds page), say she is
+    bankrupt and where what she held went, not "No deeds yet." as before her first deed."""
+    table.new_game(("Ana", "Bea", "Cal"))
+    table.do("phone_turns", allow=True)
+    bea_cannot_pay_ana(table, BOARDWALK)
+    table.do("bankrupt", player=1)
+    assert table.state().players[1].bankrupt
+    phone = app.test_client()
+    pages = {
+        "the banker's": table.page(f"/g/{table.id}/player/1"),
+        "the phone's": table.page(table.phone(1), phone),
+        "the phone's deeds": table.page(f"{table.phone(1)}/deeds", phone),
+    }
+    banker = "Bea is bankrupt and out of the game: everything they held went to the player"
+    own = "You are bankrupt and out of the game: everything you held went to the player"
+    for which, page in pages.items():
+        text = table.text(page)
+        assert "No deeds yet." not in text, which
+        assert (banker if which == "the banker's" else own) in text, which
+    assert "No deeds yet." in table.text(table.page(f"/g/{table.id}/player/2"))  # Cal: none
+
+
 def test_sg1_a_short_game_starts_by_dealing_two_deeds_each_once(table):
     table.new_game(mode="short")
     assert table.client.get(f"/g/{table.id}/").status_code == 200
@@ -211,8 +236,9 @@ def test_tl1_time_limited_game_shows_the_countdown(client):
 
 
 def test_tl1_a_game_past_its_end_time_ends_and_refuses_actions(table):
-    table.new_game(mode="timed", ends_at="2001-01-01T20:00")
-    table.do("pass_go", player=0)
+    table.new_game(mode="timed", ends_at="2099-01-01T20:00")
+    with clock_at("2099-01-01T20:01"):
+        table.do("pass_go", player=0)
     after = table.state()
     assert after.ended and after.players[0].cash == 1500
     assert "The game has ended: results" in table.page(f"/g/{table.id}/")

@@ -53,4 +53,4 @@ def test_sg1_to_sg4_a_short_game_played_through_the_api_ends_with_the_right_scor
     assert expected == 6500
     assert [p["bankrupt"] for p in game["players"]] == [False, True, True]
     assert game["winners"] == [0] and game["pending"] == []
-    assert table.act("pass_go", 422, player=0)["rule"] == "K4"
+    assert table.act("pass_go", 422, player=0)["rule"] == "SG3"  # the second bankruptcy

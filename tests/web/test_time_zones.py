@@ -7,6 +7,12 @@ import re
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from sqlalchemy import func, select
+from tablebank.models import Game, db
+
+from ..support import setup_of
+from ..tables import clock_at
+
 NEW_YORK = ZoneInfo("America/New_York")
 
 
@@ -31,7 +37,7 @@ def test_tl1_the_end_is_stored_in_utc_from_the_bankers_time_zone(client):
         json={
             "edition": "us-classic",
             "mode": "timed",
-            "ends_at": "2026-11-23T12:00",
+            "ends_at": "2099-11-23T12:00",
             "time_zone": "America/New_York",
             "players": [{"name": "Ana", "colour": "#e03131"}, {"name": "Bea", "colour": "#1971c2"}],
         },
@@ -39,7 +45,7 @@ def test_tl1_the_end_is_stored_in_utc_from_the_bankers_time_zone(client):
     assert created.status_code == 201, created.text
     body = created.get_json()
     state = client.get(f"/api/games/{body['id']}", headers={"X-Banker-Key": body["banker_key"]})
-    assert state.get_json()["settings"]["ends_at"] == "2026-11-23T17:00:00+00:00"
+    assert state.get_json()["settings"]["ends_at"] == "2099-11-23T17:00:00+00:00"
 
 
 def test_tl1_a_game_ending_in_two_hours_in_new_york_is_not_over(client, table):
@@ -53,9 +59,59 @@ def test_tl1_a_game_ending_in_two_hours_in_new_york_is_not_over(client, table):
 
 
 def test_tl1_a_game_whose_new_york_end_has_passed_is_ended_by_the_clock(client, table):
-    game_id = new_timed_game(client, local_in(NEW_YORK, -timedelta(minutes=1)), "America/New_York")
-    page = table.read(f"/g/{game_id}/")
-    assert "The game has ended: results" in page
+    ends = local_in(NEW_YORK, timedelta(hours=2))
+    game_id = new_timed_game(client, ends, "America/New_York")
+    end = datetime.fromisoformat(ends).replace(tzinfo=NEW_YORK).astimezone(UTC)
+    with clock_at((end - timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M")):
+        assert "The game has ended" not in table.read(f"/g/{game_id}/")
+    with clock_at(end.strftime("%Y-%m-%dT%H:%M")):
+        assert "The game has ended: results" in table.read(f"/g/{game_id}/")
+
+
+def games_made(app) -> int:
+    with app.app_context():
+        found = db.session.scalar(select(func.count()).select_from(Game))
+        db.session.remove()
+    return found
+
+
+def test_tl1_an_end_time_already_passed_is_refused_on_the_new_game_page(app, client, table):
+    """TL1: an end time is agreed before play. A banker in New York types the time of a
+    minute ago there: refused in words, the form kept, nothing made. (Read as UTC, the time
+    typed would be hours ahead: the banker's zone decides.)"""
+    ends = local_in(NEW_YORK, -timedelta(minutes=1))
+    form = {"edition": "us-classic", "mode": "timed", "ends_at": ends}
+    form.update(name0="Ana", name1="Bea", time_zone="America/New_York")
+    response = client.post("/new", data=form)
+    assert response.status_code == 400
+    page = table.text(response.text)
+    assert "The end time has already passed: choose a time still to come" in page
+    assert f'value="{ends}"' in response.text
+    assert games_made(app) == 0
+
+
+def test_tl1_the_api_refuses_an_end_time_already_passed(app, client):
+    ends = (datetime.now(UTC) - timedelta(minutes=5)).isoformat()
+    made = client.post("/api/games", json=setup_of(mode="timed", ends_at=ends))
+    assert made.status_code == 422
+    assert made.get_json() == {
+        "error": "The end time has already passed: choose a time still to come",
+        "rule": "TL1",
+    }
+    assert games_made(app) == 0
+
+
+def test_tl1_an_action_after_the_time_is_up_is_refused_under_tl1_every_time(client, table):
+    """TL1: the time runs out: the first action after it is refused (the clock ends the game)
+    and so is every one after it, each naming TL1 and saying the time-limited game ended,
+    never K4 (the last player left: Ana and Bea are both still in)."""
+    table.new_api_game(("Ana", "Bea"), mode="timed", ends_at="2099-01-01T20:00")
+    with clock_at("2099-01-01T20:01"):
+        first = table.act("pass_go", 422, player=0)
+        again = table.act("pass_go", 422, player=0)
+    assert first == {"error": "Time is up: the game has ended. See the results.", "rule": "TL1"}
+    assert again == {"error": "This time-limited game has ended. See the results.", "rule": "TL1"}
+    assert table.cash() == [1500, 1500] and table.state().ended
 
 
 def test_tl1_the_end_time_is_written_in_the_bankers_zone_before_the_browser_localises_it(
@@ -102,15 +158,19 @@ def test_tl1_the_table_screen_opened_after_the_end_time_ends_the_game_and_names_
 ):
     """TL1: the time runs out with only the TV open (its countdown reloads it then): the
     screen ends the game and shows the standings, as the banker's dashboard would."""
-    table.new_game(mode="timed", ends_at="2001-01-01T20:00")
-    tv = table.read(table.screen(), client=app.test_client())
+    table.new_game(mode="timed", ends_at="2099-01-01T20:00")
+    screen = table.screen()
+    with clock_at("2099-01-01T20:01"):
+        tv = table.read(screen, client=app.test_client())
     assert "The game has ended" in tv and "Final standings" in tv
     assert table.state().ended
 
 
 def test_tl1_a_phone_opened_after_the_end_time_ends_the_game(app, table):
     """TL1: a player's phone, the only page open when the time runs out, shows the end."""
-    table.new_game(mode="timed", ends_at="2001-01-01T20:00")
-    phone = table.read(table.phone(0), client=app.test_client())
+    table.new_game(mode="timed", ends_at="2099-01-01T20:00")
+    link = table.phone(0)
+    with clock_at("2099-01-01T20:01"):
+        phone = table.read(link, client=app.test_client())
     assert "The game has ended" in phone and "Final standings" in phone
     assert table.state().ended
