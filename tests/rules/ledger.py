@@ -486,8 +486,12 @@ def trade(book: Book, payload: dict) -> None:
 
 
 def trade_accept(book: Book, payload: dict) -> None:
+    """M4: the partner lifts at once only deeds the partner receives: what the proposer
+    receives is the proposer's to lift, later (their own choice, not the accepter's)."""
     offer = next(o for o in book.before.offers if o.id == payload["offer"])
-    trade(book, {**offer.trade, "lift": payload.get("lift") or []})
+    received = {int(i) for i in (offer.trade.get("give") or {}).get("deeds") or []}
+    lifted = [i for i in payload.get("lift") or [] if int(i) in received]
+    trade(book, {**offer.trade, "lift": lifted})
 
 
 # -- debts and bankruptcy: K1-K5, SG3 -------------------------------------------------------------
