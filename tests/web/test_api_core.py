@@ -5,6 +5,7 @@ each answer says who paid whom (`movements`)."""
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 
 import pytest
 from openapi_spec_validator import validate
@@ -143,6 +144,16 @@ def test_undo_restores_the_cash_and_history_marks_the_undone_action(game):
     assert game.cash() == [1500, 1500, 1500]
     history = game.history()
     assert [(e["kind"], e["undone"]) for e in history] == [("undo", False), ("transfer", True)]
+
+
+def test_the_history_s_times_say_they_are_utc_as_the_export_s_do(game):
+    """A client reads each action's time with its offset (UTC), on SQLite as on PostgreSQL:
+    SQLite gave it without one ("2026-11-27T19:42:46"), a local time to a client."""
+    game.act("pass_go", player=0)
+    at = datetime.fromisoformat(game.history()[0]["at"])
+    exported = game.client.get(f"/api/games/{game.id}/export", headers=game.headers).get_json()
+    assert at.utcoffset() == timedelta(0)
+    assert at == datetime.fromisoformat(exported["log"][0]["at"])
 
 
 def test_r1_one_undo_takes_a_whole_turn_back(game):
