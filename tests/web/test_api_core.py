@@ -335,6 +335,17 @@ def test_a_game_needs_its_banker_key(client):
     assert game["players"][0]["cash"] == 1500
 
 
+def test_a_client_without_the_key_or_with_a_wrong_game_is_told_so_as_the_document_says(client):
+    """The API's 403 names the header the banker key goes in (not a link to open on a
+    phone); its 404 says there is no such game (not that a URL is unknown)."""
+    made = client.post("/api/games", json=setup_of()).get_json()
+    no_key = client.application.test_client().get(f"/api/games/{made['id']}")
+    assert no_key.status_code == 403 and "X-Banker-Key" in no_key.get_json()["error"]
+    nowhere = client.get("/api/games/nosuchgame", headers={"X-Banker-Key": made["banker_key"]})
+    assert nowhere.status_code == 404
+    assert nowhere.get_json()["error"] == "There is no such game here"
+
+
 def test_openapi_document_is_valid_and_describes_every_route(client):
     document = client.get("/api/openapi.json").get_json()
     validate(document)
