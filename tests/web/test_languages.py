@@ -106,3 +106,20 @@ def test_every_sentence_of_the_money_and_mortgage_actions_is_marked_for_the_cata
     marked = marked_for_the_catalogues()
     unmarked = [template for template, _ in said if template not in marked]
     assert not unmarked, unmarked
+
+
+def test_the_product_s_edition_names_are_written_in_the_reader_s_language(table, monkeypatch):
+    """The dashboard's and the table screen's heading and the new-game page's choice name
+    the edition in the reader's language: a Japanese page read "United States (classic,
+    before 2008)". Each product edition's name is marked for the catalogues, and the pages
+    pass it through them (a stand-in catalogue here, until the catalogues are refreshed)."""
+    from tablebank.edition_files import load_editions
+    from tablebank.web import words
+
+    names = {edition.name for edition in load_editions().values()}
+    assert names == set(words.EDITION_NAMES) and names <= marked_for_the_catalogues()
+    monkeypatch.setattr(words, "gettext", lambda text: f"«{text}»" if text in names else text)
+    table.new_game(("Ana", "Bea"))
+    assert ">«United States (classic, before 2008)»</h1>" in table.page(f"/g/{table.id}/")
+    assert "<h1>«United States (classic, before 2008)»</h1>" in table.page(table.screen())
+    assert ">«United Kingdom»</option>" in table.page("/new")
