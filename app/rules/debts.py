@@ -141,6 +141,7 @@ def bankrupt(act: Act) -> None:
 def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> None:
     state = act.state
     second_short = state.settings.mode == "short" and state.bankruptcies >= 1
+    ends = second_short or len(state.in_play()) == 2  # SG3, K4: no auction after (K3)
     withdraw_bid(act, debtor)  # first: the cash a standing bid kept goes to the creditor too
     state.pending = [item for item in state.pending if item.seat != debtor.seat]
     state.offers = [offer for offer in state.offers if not offer.concerns(debtor.seat)]
@@ -152,11 +153,11 @@ def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> N
     elif creditor is not None:
         to_player(act, debtor, creditor)  # K2
     else:
-        to_bank(act, debtor)  # K3
+        to_bank(act, debtor, auctions=not ends)  # K3
     debtor.bankrupt, debtor.cash, debtor.jail_free = True, 0, []
     debtor.in_jail, debtor.jail_tries = False, 0  # out of the game, out of jail (J3)
     state.bankruptcies += 1
-    if second_short or len(state.in_play()) == 1:
+    if ends:
         end(act)  # SG3, K4
 
 
@@ -183,27 +184,25 @@ def to_player(act: Act, debtor: PlayerState, creditor: PlayerState) -> None:
     act.say("{player} takes the cash and {count:deeds}", player=creditor.name, count=len(held))
 
 
-def to_bank(act: Act, debtor: PlayerState, auction: bool = True) -> None:
-    """K3: everything to the bank; every deed unmortgaged and auctioned (unless `auction` is
-    off: the game ends, SG3; or H3); cards to their decks."""
+def to_bank(act: Act, debtor: PlayerState, auctions: bool = True) -> None:
+    """K3: everything to the bank; every deed unmortgaged and auctioned (not when the game
+    ends with this bankruptcy: `auctions` False); cards to their decks."""
     sell_all_buildings(act, debtor)
     act.pay(debtor, None, debtor.cash)
     held = act.state.held_by(debtor.seat)
     for index in held:
         act.state.deeds[index].owner, act.state.deeds[index].mortgaged = None, False
-    act.say("the bank takes everything, {count:deeds} included", count=len(held))
-    if not auction:
-        return
-    if not act.state.settings.no_auctions:
+    if auctions and not act.state.settings.no_auctions:
         act.state.to_auction.extend(held)
-    if act.state.to_auction and not act.state.auction:
+    act.say("the bank takes everything, {count:deeds} included", count=len(held))
+    if auctions and act.state.to_auction and not act.state.auction:
         open_auction(act, next_deed_lot(act))
 
 
 def hand_everything(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> None:
     """SG3: the second bankruptcy of a short game: everything, buildings included, as it is."""
     if creditor is None:
-        to_bank(act, debtor, auction=False)  # the game stops at once: nothing is auctioned
+        to_bank(act, debtor, auctions=False)  # the game ends at once
         return
     act.pay(debtor, creditor, debtor.cash)
     for index in act.state.held_by(debtor.seat):

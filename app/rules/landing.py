@@ -246,24 +246,34 @@ def _others(act: Act, player: PlayerState) -> list[PlayerState]:
 def _pay_each(act: Act, player: PlayerState, card: Card) -> None:
     others = _others(act, player)
     count = {"amount": card.amount, "count": len(others)}
+    one = {"amount": card.amount, "player": others[0].name} if len(others) == 1 else None
     if player.cash < card.amount * len(others):
         for other in others:  # K1: nobody is paid before everyone can be
             act.add_debt(player, other, card.amount)
-        act.say("owes {amount:money} to each of {count:players}", **count)
+        if one:
+            act.say("owes {player} {amount:money}", **one)
+        else:
+            act.say("owes {amount:money} to each of {count:players}", **count)
         act.say_short(player)
         return
     for other in others:
         act.pay(player, other, card.amount)
-    act.say("pays {amount:money} to each of {count:players}", **count)
+    if one:
+        act.say("pays {player} {amount:money}", **one)
+    else:
+        act.say("pays {amount:money} to each of {count:players}", **count)
 
 
 def _collect_each(act: Act, player: PlayerState, card: Card) -> None:
     others = _others(act, player)
-    act.say(
-        "collects {amount:money} from each of {count:players}",
-        amount=card.amount,
-        count=len(others),
-    )
+    if len(others) == 1:
+        act.say("collects {amount:money} from {player}", amount=card.amount, player=others[0].name)
+    else:
+        act.say(
+            "collects {amount:money} from each of {count:players}",
+            amount=card.amount,
+            count=len(others),
+        )
     for other in others:
         words = ("", N_("{player} owes {creditor} {amount:money}"))
         act.owe(other, player, card.amount, words, player=other.name, creditor=player.name)

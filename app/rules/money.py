@@ -12,11 +12,14 @@ from .errors import RuleError
 from .words import N_
 
 
-def say_with_note(act: Act, template: str, **params: object) -> None:
+def say_with_note(act: Act, sentence: tuple[str, str], **params: object) -> None:
+    """`sentence`: the words without a note and with it ({note}), each written out whole
+    where it is marked (N_), so that the catalogues have both to translate."""
     text = note(act.payload)
     if text:
-        template, params = template + " ({note})", {**params, "note": text}
-    act.say(template, **params)
+        act.say(sentence[1], **params, note=text)
+    else:
+        act.say(sentence[0], **params)
 
 
 @action(
@@ -26,7 +29,11 @@ def bank_pay(act: Act) -> None:
     """The bank pays a player (S2: the bank never goes broke)."""
     player, amount = act.player(), act.amount()
     act.pay(None, player, amount)
-    say_with_note(act, "the bank pays {player} {amount:money}", player=player.name, amount=amount)
+    said = (
+        N_("the bank pays {player} {amount:money}"),
+        N_("the bank pays {player} {amount:money} ({note})"),
+    )
+    say_with_note(act, said, player=player.name, amount=amount)
 
 
 @action(
@@ -41,7 +48,11 @@ def bank_collect(act: Act) -> None:
     player, amount = act.player(), act.amount()
     act.clear_of_debt(player)
     act.pay(player, None, amount)
-    say_with_note(act, "{player} pays the bank {amount:money}", player=player.name, amount=amount)
+    said = (
+        N_("{player} pays the bank {amount:money}"),
+        N_("{player} pays the bank {amount:money} ({note})"),
+    )
+    say_with_note(act, said, player=player.name, amount=amount)
 
 
 @action(
@@ -59,9 +70,13 @@ def transfer(act: Act) -> None:
         raise RuleError("input", "A player cannot pay themselves")
     act.clear_of_debt(payer)
     act.pay(payer, payee, amount)
+    said = (
+        N_("{payer} pays {payee} {amount:money}"),
+        N_("{payer} pays {payee} {amount:money} ({note})"),
+    )
     say_with_note(
         act,
-        "{payer} pays {payee} {amount:money}",
+        said,
         payer=payer.name,
         payee=payee.name,
         amount=amount,

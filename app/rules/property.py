@@ -353,7 +353,8 @@ def lift(act: Act) -> None:
     if not act.state.deeds[deed.index].mortgaged:
         raise RuleError("M3", "{deed} is not mortgaged", deed=deed.name)
     act.clear_of_debt(player)
-    pay_lift(act, player, deed, "{player} lifts the mortgage on {deed} for {amount:money}")
+    said = N_("{player} lifts the mortgage on {deed} for {amount:money}")
+    pay_lift(act, player, deed, said)
 
 
 # -- trades ------------------------------------------------------------------------------------
@@ -429,7 +430,7 @@ def settle_mortgaged(
     `owe`: a creditor who cannot pay the 10% owes it (K2), instead of the whole being refused."""
     for space in received:
         if space.index in lift_now:
-            pay_lift(act, taker, space, "{player} lifts {deed} now for {amount:money}")
+            pay_lift(act, taker, space, N_("{player} lifts {deed} now for {amount:money}"))
             continue
         fee = interest(space.mortgage)
         words = (

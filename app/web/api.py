@@ -157,7 +157,17 @@ def act(game_id: str):
         "seq": done.action.seq,
         "text": done.action.text,
         "repeated": done.repeated,
-        "movements": [asdict(m) for m in done.outcome.movements] if done.outcome else [],
+        "movements": movements_of(done),
         "game": game_view(done.game),
     }
     return jsonify(result), 200 if done.repeated else 201
+
+
+def movements_of(done) -> list[dict]:
+    """Who paid whom: the action's own, or, for a repeated idempotency key, those the first
+    result logged (the same answer again, for a client that lost the first)."""
+    if done.outcome:
+        return [asdict(m) for m in done.outcome.movements]
+    return [
+        dict(zip(("payer", "payee", "amount"), m, strict=True)) for m in done.action.movements or []
+    ]

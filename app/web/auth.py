@@ -83,7 +83,7 @@ def require_banker():
         return None
     game = passed_on(game_id) or db.session.get(Game, game_id)
     if game is None:
-        abort(404)
+        abort(404, gettext("There is no such game here"))
     g.game = game  # loaded once: the view takes it from here (banker.load)
     if not is_banker(game):
         if key_changed(game) and not is_api(request.path):
@@ -94,6 +94,8 @@ def require_banker():
                 "phone: ask the banker for the new banker link."
             )
             return error_page_for(403, changed)
+        if is_api(request.path):
+            abort(403, gettext("This game needs its banker key, in the X-Banker-Key header"))
         abort(403, gettext("This page is the banker's: open the banker link on this phone."))
     if request.args.get("key") and request.method == "GET" and not is_api(request.path):
         remember_banker(game)  # the banker link: remember this device, drop the key from the URL

@@ -17,6 +17,7 @@ from ..i18n import translations
 from ..rules.words import N_
 from . import shared
 from .colours import ink_on, legible
+from .words import edition_name
 
 
 def register(app: Flask) -> None:
@@ -76,6 +77,7 @@ def register(app: Flask) -> None:
     app.add_template_filter(legible)
     app.add_template_global(mark)
     app.add_template_global(chip)
+    app.add_template_global(edition_name)
 
 
 def field_of(player, name: str):

@@ -34,12 +34,13 @@ def action_schema(name: str) -> dict:
 API_PAGE, API_PAGE_MAX = 100, 500
 
 
-def errors(*codes: int) -> dict:
+def errors(*codes: int, missing: str = "game") -> dict:
     words = {
         400: "bad input",
         403: "not the banker of this game",
-        404: "no such game",
+        404: f"no such {missing}",
         409: "another device acted first",
+        413: "the request body is too large",
         422: "refused by a rule",
         429: "too many at once: try again after Retry-After seconds",
     }
@@ -99,13 +100,66 @@ WAIT = {
         },
     },
 }
+SEAT_OR_BANK = {"type": ["integer", "null"], "description": "a seat; null: the bank"}
+MOVEMENT = {
+    "type": "object",
+    "description": "money an action moved: who paid whom, how much",
+    "required": ["payer", "payee", "amount"],
+    "properties": {"payer": SEAT_OR_BANK, "payee": SEAT_OR_BANK, "amount": {"type": "integer"}},
+}
+PLAYER = {
+    "type": "object",
+    "required": ["seat", "name", "colour", "cash", "position", "in_jail", "jail_free"]
+    + ["bankrupt", "deeds", "total_worth", "raisable", "score"],
+    "properties": {
+        "seat": {"type": "integer"},
+        "name": {"type": "string"},
+        "colour": {"type": "string"},
+        "cash": {"type": "integer"},
+        "position": {"type": "integer", "description": "the space the token stands on"},
+        "in_jail": {"type": "boolean"},
+        "jail_free": {"type": "integer", "description": "Get Out of Jail Free cards held"},
+        "bankrupt": {"type": "boolean"},
+        "deeds": {"type": "array", "items": {"type": "integer"}, "description": "spaces held"},
+        "total_worth": {"type": "integer", "description": "T1"},
+        "raisable": {
+            "type": "integer",
+            "description": "K1: cash, mortgages and half the buildings' price",
+        },
+        "score": {"type": "integer", "description": "SG4"},
+    },
+}
+DEED = {
+    "type": "object",
+    "required": ["space", "name", "group", "kind", "owner", "houses", "hotel", "mortgaged"],
+    "properties": {
+        "space": {"type": "integer"},
+        "name": {"type": "string"},
+        "group": {"type": "string"},
+        "kind": {"enum": ["street", "railroad", "utility"]},
+        "owner": SEAT_OR_BANK,
+        "houses": {"type": "integer"},
+        "hotel": {"type": "boolean"},
+        "mortgaged": {"type": "boolean"},
+    },
+}
 GAME = {
     "type": "object",
-    "required": ["id", "version", "players", "turn", "pending", "offers"],
+    "required": ["id", "version", "players", "turn", "pending", "offers"]
+    + ["edition", "currency", "deeds", "ended", "winners"],
     "properties": {
         "id": {"type": "string"},
+        "edition": {"type": "string"},
+        "currency": {"type": "string"},
         "version": {"type": "integer"},
-        "players": {"type": "array", "items": {"type": "object"}},
+        "players": {"type": "array", "items": PLAYER},
+        "deeds": {"type": "array", "items": DEED},
+        "ended": {"type": "boolean"},
+        "winners": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "K4, SG4: the seats that won an ended game (several on a tie)",
+        },
         "turn": {
             "type": "object",
             "description": "R1, R2: whose turn it is, the doubles thrown in a row, and whether "
@@ -126,6 +180,55 @@ GAME = {
 }
 
 
+DONE = {
+    "type": "object",
+    "required": ["seq", "text", "repeated", "movements", "game"],
+    "properties": {
+        "seq": {"type": "integer", "description": "the action's number in the game's log"},
+        "text": {"type": "string", "description": "what was done, in words"},
+        "repeated": {"type": "boolean", "description": "an idempotency key already used"},
+        "movements": {"type": "array", "items": MOVEMENT},
+        "game": {"$ref": "#/components/schemas/Game"},
+    },
+}
+PREVIEW = {
+    "type": "object",
+    "required": ["text", "movements"],
+    "properties": {"text": {"type": "string"}, "movements": {"type": "array", "items": MOVEMENT}},
+}
+ENTRY = {
+    "type": "object",
+    "required": ["seq", "kind", "payload", "actor", "text", "at", "undone", "movements"],
+    "properties": {
+        "seq": {"type": "integer"},
+        "kind": {"enum": list(KINDS)},
+        "payload": {"type": "object"},
+        "actor": {"type": "string"},
+        "text": {"type": "string"},
+        "at": {"type": "string", "format": "date-time"},
+        "undone": {"type": "boolean"},
+        "movements": {
+            "type": "array",
+            "description": "[payer, payee, amount] each; a seat, or null for the bank",
+            "items": {
+                "type": "array",
+                "prefixItems": [SEAT_OR_BANK, SEAT_OR_BANK, {"type": "integer"}],
+                "minItems": 3,
+                "maxItems": 3,
+            },
+        },
+    },
+}
+EDITIONS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["id", "name", "language", "currency"],
+        "properties": {k: {"type": "string"} for k in ("id", "name", "language", "currency")},
+    },
+}
+
+
 def openapi_document() -> dict:
     return {
         "openapi": "3.1.0",
@@ -135,7 +238,9 @@ def openapi_document() -> dict:
             "description": "The bank of a board game. Every action is logged and undoable.",
         },
         "paths": {
-            "/api/editions": {"get": {"summary": "Editions", "responses": ok("the editions")}},
+            "/api/editions": {
+                "get": {"summary": "Editions", "responses": ok("the editions", "Editions")}
+            },
             "/api/editions/{edition_id}": {
                 "get": {
                     "summary": "One edition's board and cards",
@@ -147,14 +252,17 @@ def openapi_document() -> dict:
                             "schema": {"type": "string"},
                         }
                     ],
-                    "responses": {**ok("the edition"), **errors(404)},
+                    "responses": {**ok("the edition"), **errors(404, missing="edition")},
                 }
             },
             "/api/games": {
                 "post": {
                     "summary": "Start a game; the answer holds the banker_key",
                     "requestBody": json_body("Setup"),
-                    "responses": {**ok("the game", "Game", "201"), **errors(400, 422)},
+                    "responses": {
+                        **ok("the game", "Game", "201"),
+                        **errors(400, 413, 422, 429),
+                    },
                 }
             },
             "/api/games/{game_id}": {
@@ -185,7 +293,7 @@ def openapi_document() -> dict:
                         },
                     ],
                     "security": BANKER,
-                    "responses": {**ok("the history"), **errors(403, 404)},
+                    "responses": {**ok("the history", "History"), **errors(403, 404)},
                 },
                 "post": {
                     "summary": "Do an action",
@@ -193,9 +301,9 @@ def openapi_document() -> dict:
                     "security": BANKER,
                     "requestBody": json_body("Action"),
                     "responses": {
-                        **ok("repeated idempotency key: the first result"),
-                        **ok("done", None, "201"),
-                        **errors(400, 403, 404, 409, 422),
+                        **ok("repeated idempotency key: the first result", "Done"),
+                        **ok("done", "Done", "201"),
+                        **errors(400, 403, 404, 409, 413, 422),
                     },
                 },
             },
@@ -205,7 +313,10 @@ def openapi_document() -> dict:
                     "parameters": [GAME_ID],
                     "security": BANKER,
                     "requestBody": json_body("Action"),
-                    "responses": {**ok("the sentence"), **errors(400, 403, 404, 422)},
+                    "responses": {
+                        **ok("the sentence", "Preview"),
+                        **errors(400, 403, 404, 413, 422),
+                    },
                 }
             },
             "/api/games/{game_id}/export": {
@@ -223,7 +334,10 @@ def openapi_document() -> dict:
                     "action done again; the answer holds the new game's banker_key. One import "
                     "at a time per server process (429 with Retry-After otherwise)",
                     "requestBody": json_body("Export"),
-                    "responses": {**ok("the game", "Game", "201"), **errors(400, 422, 429)},
+                    "responses": {
+                        **ok("the game", "Game", "201"),
+                        **errors(400, 413, 422, 429),
+                    },
                 }
             },
             "/api/openapi.json": {"get": {"summary": "This document", "responses": ok("it")}},
@@ -236,6 +350,11 @@ def openapi_document() -> dict:
                 "Error": ERROR,
                 "Setup": SETUP,
                 "Game": GAME,
+                "Done": DONE,
+                "Preview": PREVIEW,
+                "Entry": ENTRY,
+                "History": {"type": "array", "items": {"$ref": "#/components/schemas/Entry"}},
+                "Editions": EDITIONS,
                 "Export": {
                     "type": "object",
                     "required": ["format", "version", "setup", "log", "final", "checksum"],

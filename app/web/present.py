@@ -14,6 +14,7 @@ from ..rules import UNDO, Edition, raisable, score, total_worth
 from ..rules.moves import Wait, waits
 from ..rules.state import HOTEL, DeedState, GameState, PlayerState
 from ..snapshots import worked_out
+from .filters import as_utc
 from .words import said
 
 
@@ -149,7 +150,7 @@ def entry(row, edition: Edition, undone: bool) -> dict:
         "payload": row.payload,
         "actor": row.actor,
         "text": row_said(row, edition),
-        "at": row.created_at.isoformat(),
+        "at": as_utc(row.created_at).isoformat(),
         "undone": undone,
         "movements": row.movements or [],
     }
@@ -228,7 +229,7 @@ def own_grown(game: Game, seat: int, limit: int, earlier: tuple | None) -> tuple
 
 def own_entry(row, edition: Edition) -> tuple:
     undoes = row.undoes if row.kind == UNDO else None
-    return row.seq, undoes, row.created_at.isoformat(), row_said(row, edition)
+    return row.seq, undoes, as_utc(row.created_at).isoformat(), row_said(row, edition)
 
 
 def undo_target(game: Game):

@@ -7,10 +7,23 @@ from flask_babel import gettext, ngettext
 from ..rules import Edition, RuleError
 from ..rules.words import N_, sentence
 
-__all__ = ["N_", "UNDO_PREFIX", "refused", "said"]
+__all__ = ["N_", "UNDO_PREFIX", "edition_name", "refused", "said"]
 
 
 UNDO_PREFIX = N_("Undo:")
+
+# The product's own editions' names (app/editions/*.json), for the catalogues: a page writes
+# them in the reader's language. A custom edition's name is shown as its file gives it.
+EDITION_NAMES = (
+    N_("España"),
+    N_("United Kingdom"),
+    N_("United States (since 2008)"),
+    N_("United States (classic, before 2008)"),
+)
+
+
+def edition_name(edition: Edition) -> str:
+    return gettext(edition.name)
 
 
 def said(lines: list | None, edition: Edition, fallback: str = "", undo: bool = False) -> str:

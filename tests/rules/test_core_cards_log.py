@@ -96,6 +96,23 @@ def test_c2_k1_collect_from_each_leaves_a_debt_for_one_who_cannot_pay():
     assert table.cash() == [1500 - opera.amount, 1500 + opera.amount + 10, 0]
 
 
+@pytest.mark.parametrize(
+    ("effect", "cash", "said"),
+    [
+        ("collect_each", 1500, "collects ${amount} from Bea"),
+        ("pay_each", 1500, "pays Bea ${amount}"),
+        ("pay_each", 10, "owes Bea ${amount}"),
+    ],
+)
+def test_c2_a_card_for_each_other_player_names_the_only_other_one(effect, cash, said):
+    """C2 in a game of two: the card's sentence names Bea, instead of "collects $50 from
+    each of 1 player" (the plural's count read wrong in every language)."""
+    card = card_of(US, effect)
+    table = Table(names=("Ana", "Bea")).put(0, cash=cash)
+    outcome = table.draws(0, card)
+    assert said.format(amount=card.amount) in outcome.text and "each of" not in outcome.text
+
+
 def test_c2_repairs_are_computed_from_the_buildings_held():
     repairs = card_of(US, "repairs", deck="chest")
     table = Table().own(0, PARK_PLACE, houses=3).own(0, BOARDWALK, houses=HOTEL)

@@ -219,6 +219,27 @@ def test_k4_the_last_player_left_wins_a_classic_game():
     assert table.waits() == []
 
 
+@pytest.mark.parametrize("mode", ["classic", "short"])
+def test_k3_k4_sg3_a_bankruptcy_that_ends_the_game_says_no_auction(mode):
+    """K3 with K4 (the last player left) or SG3 (a short game's second bankruptcy): the game
+    ends at once, so no deed goes to auction. The history said "the bank auctions
+    Mediterranean Avenue; the game ends", of an auction that never opened."""
+    table = Table(mode=mode)
+    if mode == "short":
+        table.do("deal", hands=[[BOARDWALK, PARK_PLACE], list(BROWN), [ORIENTAL, VERMONT]])
+    else:
+        table.own(1, *BROWN)
+    table.put(1, cash=0).put(2, cash=0)
+    for seat in (2, 1):  # Cal's bankruptcy, the first; then Bea's, which ends the game
+        table.throws_onto(seat, INCOME_TAX, 4, {"kind": "tax"})
+        outcome = table.do("bankrupt", player=seat)
+        while table.state.auction and not table.state.ended:
+            table.do("auction_close")  # no bid: Cal's deeds stay with the bank
+    assert table.state.ended and table.state.auction is None
+    said = [template for template, _ in outcome.lines]
+    assert "the bank auctions {lot}" not in said and said[-1] == "the game ends"
+
+
 # -- short and time-limited games -----------------------------------------------------------
 
 

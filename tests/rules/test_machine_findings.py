@@ -201,3 +201,20 @@ def test_sg1_a_short_game_that_cannot_pay_for_any_deal_still_starts():
     except RuleError:
         return
     apply(state, US, "deal", {"hands": [[MEDITERRANEAN, ORIENTAL], [BALTIC, LIGHT_BLUE[1]]]})
+
+
+def test_m4_random_play_s_ledger_lets_only_the_new_owner_lift_a_mortgaged_deed_it_receives():
+    """M4: in a trade put to a phone, the partner who accepts may lift at once only the
+    mortgaged deeds the partner receives; one the proposer receives stays mortgaged, 10%
+    paid (the proposer's own choice to make later). Random play's ledger charged the proposer
+    the whole lift when the accepter named that deed, and called the core's 10% a violation."""
+    from .machine import Play
+
+    play = Play(setup_of(("Ana", "Bea")))
+    table = Table(names=("Ana", "Bea")).own(BEA, ELECTRIC, mortgaged=[ELECTRIC])
+    play.state = play.stack[0] = table.state
+    offer = {"give": {"cash": 100}, "take": {"deeds": [ELECTRIC]}}
+    assert play.tap("trade_offer", {"player": ANA, "partner": BEA, **offer})
+    accepted = {"player": BEA, "offer": play.state.offers[-1].id, "lift": [ELECTRIC]}
+    assert play.tap("trade_accept", accepted)  # checks who gets what against the ledger
+    assert play.state.deeds[ELECTRIC].mortgaged and play.state.deeds[ELECTRIC].owner == ANA

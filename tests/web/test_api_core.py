@@ -5,6 +5,7 @@ each answer says who paid whom (`movements`)."""
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 
 import pytest
 from openapi_spec_validator import validate
@@ -143,6 +144,16 @@ def test_undo_restores_the_cash_and_history_marks_the_undone_action(game):
     assert game.cash() == [1500, 1500, 1500]
     history = game.history()
     assert [(e["kind"], e["undone"]) for e in history] == [("undo", False), ("transfer", True)]
+
+
+def test_the_history_s_times_say_they_are_utc_as_the_export_s_do(game):
+    """A client reads each action's time with its offset (UTC), on SQLite as on PostgreSQL:
+    SQLite gave it without one ("2026-11-27T19:42:46"), a local time to a client."""
+    game.act("pass_go", player=0)
+    at = datetime.fromisoformat(game.history()[0]["at"])
+    exported = game.client.get(f"/api/games/{game.id}/export", headers=game.headers).get_json()
+    assert at.utcoffset() == timedelta(0)
+    assert at == datetime.fromisoformat(exported["log"][0]["at"])
 
 
 def test_r1_one_undo_takes_a_whole_turn_back(game):
@@ -322,6 +333,67 @@ def test_a_game_needs_its_banker_key(client):
     headers = {"X-Banker-Key": made["banker_key"]}
     game = client.get(f"/api/games/{made['id']}", headers=headers).get_json()
     assert game["players"][0]["cash"] == 1500
+
+
+def test_a_client_without_the_key_or_with_a_wrong_game_is_told_so_as_the_document_says(client):
+    """The API's 403 names the header the banker key goes in (not a link to open on a
+    phone); its 404 says there is no such game (not that a URL is unknown)."""
+    made = client.post("/api/games", json=setup_of()).get_json()
+    no_key = client.application.test_client().get(f"/api/games/{made['id']}")
+    assert no_key.status_code == 403 and "X-Banker-Key" in no_key.get_json()["error"]
+    nowhere = client.get("/api/games/nosuchgame", headers={"X-Banker-Key": made["banker_key"]})
+    assert nowhere.status_code == 404
+    assert nowhere.get_json()["error"] == "There is no such game here"
+
+
+def answers_as_documented(document: dict):
+    """A check that an answer matches the schema the document gives its route and status."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    base = "urn:tablebank:openapi"
+    registry = Registry().with_resource(
+        base, Resource.from_contents(document, default_specification=DRAFT202012)
+    )
+
+    def check(method: str, path: str, answer) -> None:
+        documented = document["paths"][path][method]["responses"][str(answer.status_code)]
+        content = documented["content"]["application/json"]["schema"]  # each one has a schema
+        schema = {"$ref": base + content["$ref"]}
+        Draft202012Validator(schema, registry=registry).validate(answer.get_json())
+
+    return check
+
+
+def test_every_answer_of_a_game_played_through_the_api_matches_the_document(client):
+    """A client written from /api/openapi.json: each answer it gets (a new game, an action
+    done and the same one repeated, a preview, the history, the editions, refusals) has the
+    schema the document gives it, so the client knows who got what and who won."""
+    check = answers_as_documented(client.get("/api/openapi.json").get_json())
+    made = client.post("/api/games", json=setup_of(("Ana", "Bea")))
+    check("post", "/api/games", made)
+    game, key = made.get_json()["id"], {"X-Banker-Key": made.get_json()["banker_key"]}
+    actions = f"/api/games/{game}/actions"
+    roll = {"kind": "roll", "player": 0, "dice": 6, "choices": [{"kind": "buy"}]}
+    for status in (201, 200):  # the same action again: the first result, who paid included
+        done = client.post(actions, json={**roll, "idempotency_key": "k"}, headers=key)
+        assert done.status_code == status
+        check("post", "/api/games/{game_id}/actions", done)
+        assert done.get_json()["movements"] == [{"payer": 0, "payee": None, "amount": 100}]
+    pay = {"kind": "transfer", "from": 1, "to": 0, "amount": 5000}
+    check("post", "/api/games/{game_id}/actions", client.post(actions, json=pay, headers=key))
+    preview = client.post(f"/api/games/{game}/preview", json={**pay, "amount": 5}, headers=key)
+    check("post", "/api/games/{game_id}/preview", preview)
+    check("get", "/api/games/{game_id}/actions", client.get(actions, headers=key))
+    check("get", "/api/games/{game_id}", client.get(f"/api/games/{game}"))
+    check("get", "/api/games/{game_id}", client.get("/api/games/nosuchgame", headers=key))
+    check("get", "/api/editions", client.get("/api/editions"))
+    check("get", "/api/editions/{edition_id}", client.get("/api/editions/nosuchedition"))
+    client.post(actions, json={"kind": "end_game"}, headers=key)
+    ended = client.get(f"/api/games/{game}", headers=key)
+    check("get", "/api/games/{game_id}", ended)
+    assert ended.get_json()["winners"] == [0, 1]  # SG4: $1,400 and a $100 deed, or $1,500
 
 
 def test_openapi_document_is_valid_and_describes_every_route(client):
