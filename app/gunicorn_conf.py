@@ -11,12 +11,15 @@ may take to send each request's head. The access log goes to the standard output
 The schema is upgraded once, before any worker starts (`on_starting`), and workers boot
 without touching the database. gunicorn stops the whole server when a worker fails to boot:
 if workers upgraded at boot, one worker restarted (a crash, a timeout) while the database is
-down would take every table's server down for good, instead of a few 503s.
+down would take every table's server down for good, instead of a few 503s. A reload
+(SIGHUP) keeps the old workers serving until the new ones have made the app (app/handover.py).
 """
 
 import os
 import subprocess
 import sys
+
+from . import handover
 
 # The operator's own choice, read once: the master sets it to false for its workers.
 UPGRADE_ON_START = os.environ.get("TABLEBANK_UPGRADE_ON_START", "true").lower() != "false"
@@ -36,10 +39,18 @@ control_socket_disable = True
 
 def on_starting(server) -> None:
     upgrade_schema_once(server)
+    server.tablebank_handover = handover.Handover(server)
 
 
-def on_reload(server) -> None:  # SIGHUP: new code may bring a new migration
+def on_reload(server) -> None:
+    """SIGHUP: new code may bring a new migration; the old workers serve until the new ones
+    have made the app (app/handover.py)."""
     upgrade_schema_once(server)
+    server.tablebank_handover.begin()
+
+
+def post_worker_init(worker) -> None:
+    handover.ready(worker.log)
 
 
 def upgrade_schema_once(server) -> None:

@@ -25,8 +25,9 @@ OWNER_ONLY_FOLDER = 0o700
 OWNER_ONLY_FILE = 0o600
 SQLITE_SIDE_FILES = ("-wal", "-shm", ".migrate-lock")
 POSTGRES_ADVICE = (
-    "The database is PostgreSQL: back it up with its own tools, online and consistent:\n"
-    '  pg_dump --format=custom --file=tablebank.dump "$DATABASE_URL"\n'
+    "The database is PostgreSQL: back it up with its own tools, online and consistent, into\n"
+    "an owner-only file (it holds every game's keys and tokens):\n"
+    '  (umask 077 && pg_dump --format=custom --file=tablebank.dump "$DATABASE_URL")\n'
     "and restore it (the server stopped) with:\n"
     '  pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" tablebank.dump'
 )

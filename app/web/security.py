@@ -1,15 +1,20 @@
 """Headers every response carries: no inline script, no framing, no token in a Referer; the
 session cookie Secure whenever the page came over https; the client's address and scheme
-from a proxy in front, when the host says one is there (PROXY_FIX)."""
+from a proxy in front, when the host says one is there (PROXY_FIX); a form refused by the
+CSRF check says why in the log."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, abort, request
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, abort, current_app, request
 from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import archive
 from .args import refuse_bad_text
+from .errors import error_page
 
 CSP = "; ".join(
     [
@@ -53,11 +58,25 @@ def body_limit() -> int | None:
     return request.max_content_length
 
 
+def form_refused(error: CSRFError):
+    """The reader gets the page for a 400; the host reads why in the log. Behind a proxy that
+    names another host or port than the browser's address bar (nginx's `$host` drops the
+    port), every form is refused here for its Referer: the log names both addresses."""
+    said = f"a form was refused (CSRF): {error.description}"
+    if request.referrer:
+        page = urlsplit(request.referrer)
+        said += f" The page was at {page.scheme}://{page.netloc}/; this server takes itself"
+        said += f" for {request.host_url} (behind a proxy: PROXY_FIX, X-Forwarded-Host)."
+    current_app.logger.warning(said)
+    return error_page(error)
+
+
 def register(app: Flask) -> None:
     hops = int(app.config.get("PROXY_FIX") or 0)
     if hops > 0:  # X-Forwarded-For/-Proto/-Host/-Prefix from that many proxies are believed
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops)
     app.session_interface = SessionOverHttps()
+    app.register_error_handler(CSRFError, form_refused)
 
     @app.before_request
     def refuse_a_body_too_large():

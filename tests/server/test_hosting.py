@@ -3,6 +3,8 @@ and a backup and restore of every game (SQLite online; PostgreSQL's own tools)."
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
 import stat
 import subprocess
@@ -11,7 +13,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 from tablebank import create_app
 from tablebank.models import db
 
@@ -124,3 +126,15 @@ def test_backup_on_postgresql_gives_pg_dump_advice(app, tmp_path):
     done = app.test_cli_runner().invoke(args=["backup", str(tmp_path / "x")])
     assert done.exit_code != 0 and "pg_dump" in done.output and "pg_restore" in done.output
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.skipif(not POSTGRES or not shutil.which("pg_dump"), reason="PostgreSQL's pg_dump")
+def test_the_advised_pg_dump_makes_an_owner_only_file_as_the_sqlite_backup_does(app, tmp_path):
+    """The dump holds every game's keys and tokens; a shell's usual umask (022) would have
+    made it readable by every user of the server."""
+    advice = app.test_cli_runner().invoke(args=["backup", str(tmp_path / "x")]).output
+    command = next(line.strip() for line in advice.splitlines() if "pg_dump" in line)
+    url = make_url(app.config["SQLALCHEMY_DATABASE_URI"]).set(drivername="postgresql")
+    env = {**os.environ, "DATABASE_URL": url.render_as_string(hide_password=False)}
+    subprocess.run(["sh", "-c", f"umask 022; {command}"], cwd=tmp_path, env=env, check=True)
+    assert mode(tmp_path / "tablebank.dump") == 0o600

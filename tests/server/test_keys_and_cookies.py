@@ -134,3 +134,26 @@ def test_the_home_page_lists_only_this_browser_s_games(client, app):
     assert f"/g/{mine}/" in home and f"/g/{theirs}/" not in home and "Zed" not in home
     stranger = app.test_client().get("/").text
     assert f"/g/{mine}/" not in stranger and f"/g/{theirs}/" not in stranger
+
+
+def test_a_form_refused_for_its_referrer_says_why_in_the_log(tmp_path, database_url, caplog):
+    """Behind a proxy that drops the port from the host (nginx's `$host` on port 8443), the
+    CSRF check refuses every form for its Referer: the reader gets the 400 page, and the host
+    reads why, with both addresses, in the log."""
+    settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path)}
+    app = create_app({**settings, "PROXY_FIX": 1})
+    app.logger.addHandler(caplog.handler)  # the migrations' logging setup took it off the root
+    client = app.test_client()
+    headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "bank.example"}
+    page = client.get("/new", headers=headers).text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    form = {"csrf_token": token, "edition": "us-classic", "name0": "Ana", "name1": "Bea"}
+    headers["Referer"] = "https://bank.example:8443/new"
+    refused = client.post("/new", data=form, headers=headers)
+    assert refused.status_code == 400 and "cannot read" in refused.text
+    assert "The referrer does not match the host." in caplog.text
+    assert "https://bank.example:8443/" in caplog.text and "https://bank.example/" in caplog.text
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Game.id))) == 0
+        db.session.remove()
+        db.engine.dispose()
