@@ -15,7 +15,7 @@ from .auctions import next_deed_lot, open_auction, withdraw_bid
 from .edition import Edition
 from .endgame import end
 from .errors import RuleError
-from .property import set_levels, settle_mortgaged
+from .property import say_back_to_bank, sell_group_buildings, settle_mortgaged
 from .state import DEBT, GameState, PlayerState
 from .wealth import raisable
 from .words import N_, Phrase
@@ -163,11 +163,17 @@ def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> N
 
 def sell_all_buildings(act: Act, debtor: PlayerState) -> None:
     """Buildings stand only on whole groups (B1), so a built street of the debtor's means a
-    whole group of theirs."""
+    whole group of theirs; each group's are sold at half price, said with what goes back to
+    the bank (the banker takes it off the board)."""
+    houses = hotels = 0
     for group in act.edition.groups.values():
-        deeds = [act.state.deeds[i] for i in group.deeds]
-        if any(d.houses and d.owner == debtor.seat for d in deeds):
-            set_levels(act, debtor, group, [0] * len(deeds))
+        if any(
+            act.state.deeds[i].houses and act.state.deeds[i].owner == debtor.seat
+            for i in group.deeds
+        ):
+            sold = sell_group_buildings(act, debtor, group.deeds[0])
+            houses, hotels = houses + sold[0], hotels + sold[1]
+    say_back_to_bank(act, houses, hotels)
 
 
 def to_player(act: Act, debtor: PlayerState, creditor: PlayerState) -> None:

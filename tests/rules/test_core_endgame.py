@@ -139,6 +139,26 @@ def test_k2_owed_to_a_player_buildings_are_sold_and_everything_goes_to_the_credi
     assert table.waiting() == [("roll", 2)]
 
 
+@pytest.mark.parametrize(
+    ("group", "deeds", "onto", "said"),
+    [
+        ("dark_blue", DARK_BLUE, PENNSYLVANIA, "Bea sells the Dark blue buildings for $400"),
+        ("brown", BROWN, INCOME_TAX, "Bea sells the Brown buildings for $100"),
+    ],
+    ids=["to Ana", "to the bank"],
+)
+def test_k2_k3_a_bankruptcy_says_which_buildings_go_back_to_the_bank(group, deeds, onto, said):
+    """K2, K3: the debtor's houses are sold to the bank at half price; the banker reads it in
+    the bankruptcy's sentence, to take them off the board, as a mortgage that sells a group's
+    buildings says. It said only "Ana takes the cash and 2 deeds", and the houses stayed."""
+    table = built(Table().own(0, *GREEN, houses=HOTEL).own(1, *deeds), 1, group, [2, 2])
+    choices = [{"kind": "tax"}] if onto == INCOME_TAX else []
+    table.put(1, cash=0).throws_onto(1, onto, 4, *choices)
+    text = table.do("bankrupt", player=1).text
+    assert f"{said}; 4 houses go back to the bank" in text
+    assert table.state.houses == 32
+
+
 def test_k2_k3_a_bankrupt_player_s_trade_offers_are_withdrawn():
     """K2, K3, X1: a player who leaves the game leaves no trade offer open, made or received:
     it could only be refused, as the bankrupt holds nothing now."""
