@@ -189,6 +189,9 @@ class Watcher:
             if followed is None:
                 self._heard(game_id, version, cash)
                 return
+            if version == followed.version and followed.cash is None and cash is not None:
+                followed.cash = cash  # SQLite's sweep saw the commit before the request's bump
+                return
             if version <= followed.version:
                 return
             followed.version, followed.cash = version, cash

@@ -358,6 +358,18 @@ def test_a_phone_is_sent_the_cash_ahead_only_when_its_own_figure_moved(game, app
         page.close()
 
 
+def test_the_cash_of_a_version_the_sweep_saw_first_still_goes_ahead(game, app):
+    """On SQLite the watcher's sweep may see a commit before the acting request bumps the
+    game with its cash: the cash then joins the version the sweep announced, instead of
+    being dropped (a phone's figure would wait for its live part)."""
+    live = watcher(app)
+    with live.follow(game.id) as followed:
+        seen = followed.version
+        live.bump(game.id, seen + 1)  # the sweep: the version alone
+        live.bump(game.id, seen + 1, ["$1,500", "$1,490"])  # the request: with its cash
+        assert live.now(followed)[:2] == (seen + 1, ["$1,500", "$1,490"])
+
+
 def test_what_several_pages_of_a_game_show_is_drawn_once_per_version(game, app):
     """Two table screens and two banker phones: the table's and the dashboard's live parts
     are drawn once each, and each banker phone still gets its own CSRF token and keys."""
