@@ -123,3 +123,30 @@ def test_the_product_s_edition_names_are_written_in_the_reader_s_language(table,
     assert ">«United States (classic, before 2008)»</h1>" in table.page(f"/g/{table.id}/")
     assert "<h1>«United States (classic, before 2008)»</h1>" in table.page(table.screen())
     assert ">«United Kingdom»</option>" in table.page("/new")
+
+
+def bankruptcy_sentences(lang: str, app) -> tuple[str, str]:
+    """K2 and K3 with one deed each, as the history reads them in `lang`: Ana, with $10 and
+    Mediterranean Avenue, owes Bea's four railroads $200 (K2), or the luxury tax (K3)."""
+    from tablebank.web.words import said
+
+    from ..support import LUXURY_TAX, MEDITERRANEAN, RAILROADS, US, Table
+
+    to_bea = Table().own(1, *RAILROADS).own(0, MEDITERRANEAN).put(0, cash=10)
+    to_bea.throws_onto(0, RAILROADS[1])
+    to_bank = Table().own(0, MEDITERRANEAN).put(0, cash=10)
+    to_bank.throws_onto(0, LUXURY_TAX)
+    with app.test_request_context(f"/?lang={lang}"):
+        return tuple(said(table.do("bankrupt", player=0).lines, US) for table in (to_bea, to_bank))
+
+
+def test_k2_k3_a_bankruptcy_s_deeds_are_named_once_and_agree_in_spanish_and_japanese(app):
+    """K2, K3: the count of deeds handed over already says "deeds" ("1 título", "権利書 1
+    枚"): Japanese read "現金と権利書 権利書 1 枚" and Spanish "1 título incluidos"."""
+    to_bea, to_bank = bankruptcy_sentences("es", app)
+    assert "Bea se queda el efectivo y 1 título" in to_bea
+    assert "el banco se queda con todo, también con 1 título" in to_bank
+    to_bea, to_bank = bankruptcy_sentences("ja", app)
+    assert "Bea が現金と 権利書 1 枚 を受け取る" in to_bea
+    assert "銀行が 権利書 1 枚 を含むすべてを受け取る" in to_bank
+    assert "権利書 権利書" not in to_bea + to_bank
