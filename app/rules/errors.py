@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .words import english_count, plain_money, render
+from .words import english_count, english_number, plain_money, render
 
 
 class RuleError(Exception):
@@ -27,8 +27,8 @@ class RuleError(Exception):
     def message(self) -> str:
         return self.text()
 
-    def text(self, translate=lambda text: text, count=english_count) -> str:
-        return render(self.template, self.params, self.money, translate, count)
+    def text(self, translate=lambda text: text, count=english_count, number=english_number) -> str:
+        return render(self.template, self.params, self.money, translate, count, number)
 
     def to_dict(self) -> dict:
         return {"error": self.message, "rule": self.rule, **self.params}

@@ -1,7 +1,8 @@
 """Sentences the bank says, kept as a template and its values so a page can translate them.
 
 A template names its values in braces; `{amount:money}` prints an amount in the edition's
-currency. `render` is the one place that puts values into a template.
+currency, `{most:,}` a plain number grouped as the reader's language writes it. `render` is
+the one place that puts values into a template.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ COUNTED = {
     "cards": Np_("%(num)s Get Out of Jail Free card", "%(num)s Get Out of Jail Free cards"),
 }
 Count = Callable[[str, str, int], str]
+Number = Callable[[int], str]
+
+
+def english_number(num: int) -> str:
+    return f"{num:,}"
 
 
 def english_count(singular: str, plural: str, num: int) -> str:
@@ -43,13 +49,16 @@ class Phrase(str):
 
 
 class _Formatter(string.Formatter):
-    def __init__(self, money: Money, count: Count) -> None:
+    def __init__(self, money: Money, count: Count, number: Number) -> None:
         self.money = money
         self.count = count
+        self.number = number
 
     def format_field(self, value: object, spec: str) -> str:
         if spec == "money":
             return self.money(value)
+        if spec == "," and isinstance(value, int):
+            return self.number(value)
         if spec in COUNTED and isinstance(value, int):
             return self.count(*COUNTED[spec], value)
         return super().format_field(value, spec)
@@ -61,6 +70,7 @@ def render(
     money: Money,
     translate=lambda text: text,
     count: Count = english_count,
+    number: Number = english_number,
 ) -> str:
     """The sentence in words: translated template first, then the values put in."""
     text = translate(template)
@@ -69,7 +79,7 @@ def render(
     values = {k: translate(v) if isinstance(v, Phrase) else v for k, v in params.items()}
     for candidate in (text, template):  # a faulty translation falls back to English
         try:
-            return _Formatter(money, count).vformat(candidate, (), values)
+            return _Formatter(money, count, number).vformat(candidate, (), values)
         except (KeyError, IndexError, ValueError, TypeError):
             continue
     return template
@@ -80,10 +90,14 @@ def plain_money(amount: int) -> str:
 
 
 def sentence(
-    lines: list, money: Money, translate=lambda text: text, count: Count = english_count
+    lines: list,
+    money: Money,
+    translate=lambda text: text,
+    count: Count = english_count,
+    number: Number = english_number,
 ) -> str:
     """An action's lines as one sentence: "Ana buys Boardwalk for $400; ..."."""
     text = "; ".join(
-        render(template, params, money, translate, count) for template, params in lines
+        render(template, params, money, translate, count, number) for template, params in lines
     )
     return text[:1].upper() + text[1:]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext, ngettext
+from flask_babel import format_decimal, gettext, ngettext
 
 from ..rules import Edition, RuleError
 from ..rules.words import N_, sentence
@@ -30,7 +30,7 @@ def said(lines: list | None, edition: Edition, fallback: str = "", undo: bool = 
     """An action's sentence; `fallback` (the stored English) where no lines were kept."""
     if not lines:
         return fallback
-    text = sentence(lines, edition.money, gettext, counted)
+    text = sentence(lines, edition.money, gettext, counted, grouped)
     return f"{gettext(UNDO_PREFIX)} {text}" if undo else text
 
 
@@ -39,5 +39,10 @@ def counted(singular: str, plural: str, num: int) -> str:
     return ngettext(singular, plural, num)
 
 
+def grouped(num: int) -> str:
+    """A plain number as the reader's language writes it ("1,000,000", "1.000.000")."""
+    return format_decimal(num)
+
+
 def refused(error: RuleError) -> str:
-    return error.text(gettext, counted)
+    return error.text(gettext, counted, grouped)

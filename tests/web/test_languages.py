@@ -150,3 +150,12 @@ def test_k2_k3_a_bankruptcy_s_deeds_are_named_once_and_agree_in_spanish_and_japa
     assert "Bea が現金と 権利書 1 枚 を受け取る" in to_bea
     assert "銀行が 権利書 1 枚 を含むすべてを受け取る" in to_bank
     assert "権利書 権利書" not in to_bea + to_bank
+
+
+def test_a_refusal_s_plain_numbers_are_grouped_as_the_reader_s_language_writes_them(table):
+    """A refusal's "between 1 and 1,000,000" is English: Spanish groups with a point."""
+    table.new_game(("Ana", "Bea"))
+    money = f"/g/{table.id}/money?kind=bank_collect&player=0&amount=2000000"
+    assert "entre 1 y 1.000.000" in table.read(f"{money}&lang=es")
+    assert "1 から 1,000,000 の間" in table.read(f"{money}&lang=ja")
+    assert "between 1 and 1,000,000" in table.read(f"{money}&lang=en")
