@@ -108,7 +108,7 @@ class Act:
         seat = whole_number(self.payload.get(key), what, 0, len(self.state.players) - 1)
         found = self.state.players[seat]
         if found.bankrupt:
-            raise RuleError("K2", "{player} is bankrupt and out of the game", player=found.name)
+            raise RuleError("K2", "{player} is bankrupt and out of the game", player=found)
         return found
 
     def amount(self, key: str = "amount") -> int:
@@ -148,7 +148,7 @@ class Act:
                 raise RuleError(
                     "P1",
                     "{player}'s bid of {bid:money} stands: that cash is kept for it",
-                    player=payer.name,
+                    player=payer,
                     bid=self.bid_of(payer),
                 )
             payer.cash -= amount
@@ -214,8 +214,7 @@ class Act:
             "K1",
             "{name} cannot pay {amount:money}: {shortfall:money} short. Cash {cash:money}; "
             "could raise {raisable:money} in all by selling buildings and mortgaging.",
-            name=payer.name,
-            player=payer.seat,
+            player=payer,
             amount=amount,
             shortfall=short,
             cash=payer.cash,
@@ -247,7 +246,7 @@ class Act:
             raise RuleError(
                 "K1",
                 "{player} owes {amount:money}: pay the debt first",
-                player=player.name,
+                player=player,
                 amount=owed,
             )
 

@@ -168,19 +168,19 @@ def bid(act: Act) -> None:
     amount = act.amount()
     act.clear_of_debt(player)
     if auction.bidder == player.seat:
-        raise RuleError("P1", "{player} already has the highest bid", player=player.name)
+        raise RuleError("P1", "{player} already has the highest bid", player=player)
     if auction.building and not placeable(act.state, act.edition, player, auction.building):
         raise RuleError(
             "B5",
             "{player} has no street to put {lot} on",
-            player=player.name,
+            player=player,
             lot=lot_name(act, auction),
         )
     if amount < lowest_bid(auction):
         raise RuleError("P1", "A bid must be at least {minimum:money}", minimum=lowest_bid(auction))
     if amount > player.cash:
         raise RuleError(
-            "P1", "{player} has only {cash:money} in cash", player=player.name, cash=player.cash
+            "P1", "{player} has only {cash:money} in cash", player=player, cash=player.cash
         )
     auction.bid, auction.bidder = amount, player.seat
     act.say(
@@ -205,9 +205,7 @@ def auction_close(act: Act) -> None:
     if "player" in act.payload:
         closer, current = act.player(), whose_turn(act.state)
         if closer is not current:
-            raise RuleError(
-                "R1", "{player}, whose turn it is, closes the auction", player=current.name
-            )
+            raise RuleError("R1", "{player}, whose turn it is, closes the auction", player=current)
     act.state.auction = None
     name = lot_name(act, auction)
     if auction.bidder is None:

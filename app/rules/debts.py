@@ -70,7 +70,7 @@ def owing(act: Act) -> tuple[PlayerState, int]:
     player = act.player()
     owed = act.state.owed_by(player.seat)
     if not owed:
-        raise RuleError("K1", "{player} owes nothing", player=player.name)
+        raise RuleError("K1", "{player} owes nothing", player=player)
     return player, owed
 
 
@@ -82,7 +82,7 @@ def pay_debt(act: Act) -> None:
         raise RuleError(
             "K1",
             "{player} is {short:money} short: sell buildings, mortgage or trade first",
-            player=player.name,
+            player=player,
             short=owed - player.cash,
             owed=owed,
             cash=player.cash,
@@ -121,7 +121,7 @@ def bankrupt(act: Act) -> None:
             "K1",
             "{player} could still raise {raisable:money} by selling and mortgaging: "
             "enough for the {owed:money} owed",
-            player=debtor.name,
+            player=debtor,
             owed=owed,
             raisable=could,
         )

@@ -31,7 +31,7 @@ def ended(state: GameState) -> RuleError:
         return RuleError("SG3", "The second bankruptcy has ended this short game. See the results.")
     if len(left) == 1:
         return RuleError(
-            "K4", "{player} is the last player left: the game has ended.", player=left[0].name
+            "K4", "{player} is the last player left: the game has ended.", player=left[0]
         )
     if state.settings.mode == "timed":
         return RuleError("TL1", "This time-limited game has ended. See the results.")

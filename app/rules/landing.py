@@ -146,7 +146,7 @@ def waiting_choice(act: Act, what: str) -> tuple[PlayerState, Pending]:
     player = act.player()
     found = act.state.waiting(what, player.seat)
     if not found:
-        raise RuleError("R1", "Nothing of that kind waits for {player}", player=player.name)
+        raise RuleError("R1", "Nothing of that kind waits for {player}", player=player)
     return player, found[0]
 
 
@@ -160,7 +160,7 @@ def landed_deed(act: Act) -> tuple[PlayerState, Space]:
     deed = act.deed()
     if deed.index != item.space:
         landed = act.edition.spaces[item.space].name
-        raise RuleError("P1", "{player} landed on {deed}", player=player.name, deed=landed)
+        raise RuleError("P1", "{player} landed on {deed}", player=player, deed=landed)
     resolve(act, item)
     return player, deed
 
@@ -322,7 +322,7 @@ def _jail_free(act: Act, player: PlayerState, card: Card) -> None:
     holder = next((p for p in act.state.players if card.deck in p.jail_free), None)
     if holder is not None:
         raise RuleError(
-            "C3", "{player} already holds that Get Out of Jail Free card", player=holder.name
+            "C3", "{player} already holds that Get Out of Jail Free card", player=holder
         )
     player.jail_free.append(card.deck)
     act.say("keeps the card until it is used")

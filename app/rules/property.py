@@ -85,7 +85,7 @@ def colour_group(act: Act, player: PlayerState) -> Group:
         raise RuleError(
             "B1",
             "{player} does not hold the whole {group} group: {missing}",
-            player=player.name,
+            player=player,
             group=group.name,
             missing=names,
         )
@@ -273,7 +273,7 @@ def least_needed(
 def own_deed(act: Act, player: PlayerState):
     deed = act.deed()
     if act.state.deeds[deed.index].owner != player.seat:
-        raise RuleError("M5", "{deed} is not {player}'s deed", deed=deed.name, player=player.name)
+        raise RuleError("M5", "{deed} is not {player}'s deed", deed=deed.name, player=player)
     return deed
 
 
@@ -374,9 +374,7 @@ def trade_side(act: Act, key: str, player: PlayerState) -> dict:
         index = whole_number(value, "A deed", 0, len(act.edition.spaces) - 1)
         space = act.edition.spaces[index]
         if not space.is_deed or act.state.deeds[index].owner != player.seat:
-            raise RuleError(
-                "X1", "{deed} is not {player}'s deed", deed=space.name, player=player.name
-            )
+            raise RuleError("X1", "{deed} is not {player}'s deed", deed=space.name, player=player)
         spaces.append(space)
     if len({s.index for s in spaces}) < len(spaces):
         raise RuleError("input", "A deed is listed twice")
@@ -385,7 +383,7 @@ def trade_side(act: Act, key: str, player: PlayerState) -> dict:
         raise RuleError(
             "C3",
             "{player} holds {count:cards}",
-            player=player.name,
+            player=player,
             count=len(player.jail_free),
         )
     return {"cash": cash, "deeds": spaces, "jail_free": cards}
@@ -548,9 +546,9 @@ def answered_offer(act: Act, accepting: bool) -> tuple[TradeOffer, PlayerState]:
     offer, player = find_offer(act), act.player()
     if accepting and not offer.offered_to(player.seat):
         partner = act.state.players[int(offer.trade["partner"])]
-        raise RuleError("X1", "Only {player} can accept this trade", player=partner.name)
+        raise RuleError("X1", "Only {player} can accept this trade", player=partner)
     if not offer.concerns(player.seat):
-        raise RuleError("X1", "{player} is not part of this trade", player=player.name)
+        raise RuleError("X1", "{player} is not part of this trade", player=player)
     act.state.offers.remove(offer)
     return offer, player
 

@@ -99,7 +99,7 @@ def _setup_player(seat: int, raw: object, cash: int) -> PlayerState:
         )
     colour = raw.get("colour")
     if not isinstance(colour, str) or not COLOUR.match(colour):
-        raise RuleError("input", "{player} needs a colour like #e03131", player=name)
+        raise RuleError("input", "{player} needs a colour like #e03131", player=seat, name=name)
     return PlayerState(seat=seat, name=name, colour=colour.lower(), cash=cash)
 
 
@@ -201,7 +201,7 @@ def deal(act: Act) -> None:
     seen: set[int] = set()
     for player, hand in zip(act.state.players, hands, strict=True):
         if not isinstance(hand, list) or len(hand) != DEALT:
-            raise RuleError("SG1", "{player} is dealt two deeds", player=player.name)
+            raise RuleError("SG1", "{player} is dealt two deeds", player=player)
         names = [deal_deed(act, player, value, seen) for value in hand]
         act.say("{player} is dealt {deeds}", player=player.name, deeds=", ".join(names))
     act.state.pending.remove(waiting[0])

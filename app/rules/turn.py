@@ -71,7 +71,7 @@ def refuse_while_busy(act: Act) -> None:
     item = state.pending[0]
     if item.what == DEAL:
         raise RuleError("SG1", "Deal the deeds first")
-    who = state.players[item.seat].name
+    who = state.players[item.seat]
     if item.what == DEBT:
         owed = state.owed_by(item.seat)
         raise RuleError(
@@ -83,7 +83,7 @@ def refuse_while_busy(act: Act) -> None:
 def turn_player(act: Act) -> PlayerState:
     player, current = act.player(), whose_turn(act.state)
     if current is not player:
-        raise RuleError("R1", "It is {player}'s turn", player=current.name)
+        raise RuleError("R1", "It is {player}'s turn", player=current)
     return player
 
 
@@ -177,9 +177,7 @@ def land(act: Act) -> None:
     is worked out as after a roll. It counts as the move of the player whose turn it is."""
     player, space = act.player(), act.space()
     if player.in_jail:
-        raise RuleError(
-            "J3", "{player} is in jail: record how they get out first", player=player.name
-        )
+        raise RuleError("J3", "{player} is in jail: record how they get out first", player=player)
     refuse_while_busy(act)
     act.say("{player} lands on {space}", player=player.name, space=space.name)
     if space.index == 0:
@@ -206,7 +204,7 @@ def place(act: Act) -> None:
     """R1: a token's position corrected to where it stands on the board; no money moves."""
     player, space = act.player(), act.space()
     if player.in_jail:
-        raise RuleError("J3", "{player} is in jail", player=player.name)
+        raise RuleError("J3", "{player} is in jail", player=player)
     player.position = space.index
     act.say("{player}'s token is on {space}", player=player.name, space=space.name)
 
@@ -233,7 +231,7 @@ def go_to_jail(act: Act) -> None:
     """J1, G2: straight to jail, no salary; a player already there stays."""
     player = act.player()
     if player.in_jail:
-        raise RuleError("J1", "{player} is already in jail", player=player.name)
+        raise RuleError("J1", "{player} is already in jail", player=player)
     refuse_while_busy(act)  # a card or a deed still waiting would act on the jailed token
     send_to_jail(act, player)
 
@@ -244,12 +242,12 @@ def go_to_jail(act: Act) -> None:
 def _jailed(act: Act) -> PlayerState:
     player = act.player()
     if not player.in_jail:
-        raise RuleError("J3", "{player} is not in jail", player=player.name)
+        raise RuleError("J3", "{player} is not in jail", player=player)
     if act.state.turn == player.seat and act.state.moved:
         raise RuleError(
             "J3",
             "{player} has thrown this turn: the fine comes after the third try",
-            player=player.name,
+            player=player,
         )
     act.clear_of_debt(player)
     player.in_jail, player.jail_tries = False, 0
@@ -264,7 +262,7 @@ def jail_fine(act: Act) -> None:
             "J3",
             "{player} is on a third turn in jail: throw first; the fine comes after a throw "
             "without doubles",
-            player=act.player().name,
+            player=act.player(),
         )
     player = _jailed(act)
     act.pay_bank_fee(player, act.edition.jail_fine)
@@ -286,6 +284,6 @@ def jail_card(act: Act) -> None:
     """J3, C3: a Get Out of Jail Free card, back to its deck once used."""
     player = _jailed(act)
     if not player.jail_free:
-        raise RuleError("C3", "{player} holds no Get Out of Jail Free card", player=player.name)
+        raise RuleError("C3", "{player} holds no Get Out of Jail Free card", player=player)
     player.jail_free.pop(0)
     act.say("{player} uses a Get Out of Jail Free card and leaves jail", player=player.name)

@@ -7,11 +7,19 @@ from ..rules.setup import SETUP
 
 ERROR = {
     "type": "object",
+    "description": "A refusal, with the figures its words give (K1: amount, shortfall, cash, "
+    "raisable, creditor: a seat, null the bank)",
     "required": ["error", "rule"],
     "properties": {
         "error": {"type": "string", "description": "what went wrong, in plain words"},
         "rule": {"type": "string", "description": "rule id (K1, P1...) or input/stale/..."},
+        "player": {
+            "type": "integer",
+            "description": "the seat of the player it is about, as a request names a player",
+        },
+        "name": {"type": "string", "description": "that player's name"},
     },
+    "dependentRequired": {"player": ["name"]},
 }
 
 

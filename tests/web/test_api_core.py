@@ -403,3 +403,18 @@ def test_openapi_document_is_valid_and_describes_every_route(client):
         if str(rule).startswith("/api"):
             path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", str(rule))
             assert path in document["paths"], path
+
+
+def test_r1_k1_a_refusal_names_its_player_by_seat_and_by_name_as_the_document_says(game):
+    """A refusal about a player gives their seat under "player", as a request names a player,
+    and their name under "name". "It is Ana's turn" gave "player": "Ana", while a K1
+    shortfall gave the seat."""
+    check = answers_as_documented(game.client.get("/api/openapi.json").get_json())
+    out_of_turn = game.send("roll", player=1, dice=6)
+    short = game.send("bank_collect", player=1, amount=5000)
+    for answer in (out_of_turn, short):
+        assert answer.status_code == 422
+        check("post", "/api/games/{game_id}/actions", answer)
+    assert (out_of_turn.get_json()["player"], out_of_turn.get_json()["name"]) == (0, "Ana")
+    assert out_of_turn.get_json()["error"] == "It is Ana's turn"
+    assert (short.get_json()["player"], short.get_json()["name"]) == (1, "Bea")
