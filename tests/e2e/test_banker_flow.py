@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from ..support import US
 from .flows import balance, land, no_sideways_scroll, start_game
+from .tour import grown_game
 
 BOARDWALK = US.spaces[39]
 
@@ -71,6 +72,7 @@ CHOICES = """() => [...document.querySelectorAll("label.choice")]
     const lines = [...words.getClientRects()].filter(r => r.width > 0);
     return {
       words: label.textContent.trim(),
+      badges: label.querySelectorAll(".badge").length,
       beside: lines.every(r => r.left >= box.right),
       level: lines.some(r => r.top < box.bottom && r.bottom > box.top),
     };
@@ -98,3 +100,24 @@ def test_the_new_game_page_s_boxes_sit_beside_their_words(
     apart = [c["words"] for c in choices if not (c["beside"] and c["level"])]
     assert not apart, f"at {width} px, these words are not beside their box: {apart}"
     no_sideways_scroll(page, width)
+
+
+@pytest.mark.parametrize("width", [195, 320, 390], ids=["200%-zoom-on-a-phone", "320px", "390px"])
+def test_a_trade_s_deeds_with_badges_sit_beside_their_boxes(browser: Browser, live_server, width):
+    """A deed offered in a trade carries a badge (built, mortgaged): at 195 px (200% zoom on a
+    phone) its name went under its box; it stays beside it, the badge under the name, on the
+    banker's trade page and on a phone's."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    tour = grown_game(context, live_server)
+    page = context.new_page()
+    trades = {  # the banker's shows buildings too, a phone's the mortgages only
+        f"/g/{tour.game}/trade?player=0&partner=1": 3,
+        f"/p/{tour.tokens['Ana']}/trade?partner=1": 1,
+    }
+    for path, badged in trades.items():
+        page.goto(live_server + path)
+        deeds = [c for c in page.evaluate(CHOICES) if c["badges"]]
+        assert len(deeds) == badged  # Park Place and Boardwalk built, Baltic Avenue mortgaged
+        apart = [c["words"] for c in deeds if not (c["beside"] and c["level"])]
+        assert not apart, f"at {width} px, {path}: these deeds are not beside their box: {apart}"
+        no_sideways_scroll(page, width)
