@@ -15,7 +15,7 @@ from .errors import RuleError
 from .fields import FIELDS, MAX_AMOUNT, MAX_NOTE, SEATS
 from .state import DEBT, GameState, Pending, PlayerState
 from .wealth import raisable
-from .words import Phrase
+from .words import Phrase, logged
 
 SEAT_WORDS = dict(  # each seat field, as a message names it
     zip(
@@ -134,7 +134,7 @@ class Act:
 
     def say(self, template: str, **params: object) -> None:
         """Add to what the action did, as a template and its values (see words.py)."""
-        self.lines.append((template, params))
+        self.lines.append((template, logged(params)))
 
     def pay(self, payer: PlayerState | None, payee: PlayerState | None, amount: int) -> None:
         """Move money; a player never goes below zero (K1). None is the bank (S2). The

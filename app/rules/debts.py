@@ -18,7 +18,7 @@ from .errors import RuleError
 from .property import say_back_to_bank, sell_group_buildings, settle_mortgaged
 from .state import DEBT, GameState, PlayerState
 from .wealth import raisable
-from .words import N_, Phrase
+from .words import N_
 
 
 @dataclass(frozen=True)
@@ -94,12 +94,19 @@ def pay_debt(act: Act) -> None:
         act.pay(player, creditor, debt.amount)
         if debt.fee and act.state.settings.free_parking_jackpot:
             act.state.pot += debt.amount
-        act.say(
-            "{player} pays {creditor} the {amount:money} owed",
-            player=player.name,
-            creditor=creditor.name if creditor else Phrase("the bank"),
-            amount=debt.amount,
-        )
+        if creditor is None:  # whole, not "{creditor}": Spanish says "al banco", not "a el banco"
+            act.say(
+                "{player} pays the bank the {amount:money} owed",
+                player=player.name,
+                amount=debt.amount,
+            )
+        else:
+            act.say(
+                "{player} pays {creditor} the {amount:money} owed",
+                player=player.name,
+                creditor=creditor.name,
+                amount=debt.amount,
+            )
 
 
 @action(
@@ -129,12 +136,19 @@ def bankrupt(act: Act) -> None:
     creditor = None if seat is None else act.state.players[seat]
     if creditor is not None:  # K5: a fee owed to the bank beside the player's debt goes unpaid
         owed = sum(d.amount for d in act.state.debts_of(debtor.seat) if d.creditor == seat)
-    act.say(
-        "{player} is bankrupt, owing {amount:money} to {creditor}",
-        player=debtor.name,
-        amount=owed,
-        creditor=creditor.name if creditor else Phrase("the bank"),
-    )
+    if creditor is None:
+        act.say(
+            "{player} is bankrupt, owing {amount:money} to the bank",
+            player=debtor.name,
+            amount=owed,
+        )
+    else:
+        act.say(
+            "{player} is bankrupt, owing {amount:money} to {creditor}",
+            player=debtor.name,
+            amount=owed,
+            creditor=creditor.name,
+        )
     leave_game(act, debtor, creditor)
 
 

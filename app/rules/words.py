@@ -48,6 +48,21 @@ class Phrase(str):
     """A value that is itself words to translate ("The amount"), not a name."""
 
 
+# A logged line keeps its values as JSON, where a Phrase comes back as a plain string: the
+# line names its Phrases under this key, so that the history translates them too.
+PHRASES = "_phrases"
+
+
+def logged(params: dict) -> dict:
+    """A line's values as the log keeps them: its Phrases named under PHRASES."""
+    phrases = [key for key, value in params.items() if isinstance(value, Phrase)]
+    return {**params, PHRASES: phrases} if phrases else params
+
+
+def is_phrase(key: str, value: object, params: dict) -> bool:
+    return isinstance(value, Phrase) or key in params.get(PHRASES, ())
+
+
 class _Formatter(string.Formatter):
     def __init__(self, money: Money, count: Count, number: Number) -> None:
         self.money = money
@@ -76,7 +91,7 @@ def render(
     text = translate(template)
     if not params:
         return text
-    values = {k: translate(v) if isinstance(v, Phrase) else v for k, v in params.items()}
+    values = {k: translate(v) if is_phrase(k, v, params) else v for k, v in params.items()}
     for candidate in (text, template):  # a faulty translation falls back to English
         try:
             return _Formatter(money, count, number).vformat(candidate, (), values)

@@ -159,3 +159,26 @@ def test_a_refusal_s_plain_numbers_are_grouped_as_the_reader_s_language_writes_t
     assert "entre 1 y 1.000.000" in table.read(f"{money}&lang=es")
     assert "1 から 1,000,000 の間" in table.read(f"{money}&lang=ja")
     assert "between 1 and 1,000,000" in table.read(f"{money}&lang=en")
+
+
+def test_k1_k3_a_debt_to_the_bank_reads_al_banco_in_spanish(table):
+    """K1, K3: Spanish says "al banco", never "a el banco"; and the history, which reads the
+    log's lines back from JSON, said "Ana paga a the bank", in English. Ana pays her luxury
+    tax late; Bea, with nothing, goes bankrupt over hers."""
+    from ..support import LUXURY_TAX
+
+    table.new_game(("Ana", "Bea", "Cal"))
+    table.act("bank_collect", player=0, amount=1490)
+    table.act("land", player=0, space=LUXURY_TAX)  # $75 owed, $10 in cash
+    table.act("bank_pay", player=0, amount=100)
+    table.act("pay_debt", player=0)
+    table.act("bank_collect", player=1, amount=1490)
+    table.act("land", player=1, space=LUXURY_TAX)
+    table.act("bankrupt", player=1)
+    spanish = table.read(f"/g/{table.id}/history?lang=es")
+    assert "Ana paga al banco los $75 que debía" in spanish
+    assert "Bea quiebra debiendo $75 al banco" in spanish
+    assert "a el banco" not in spanish and "the bank" not in spanish
+    japanese = table.read(f"/g/{table.id}/history?lang=ja")
+    assert "Ana は銀行に借りの $75 を払います" in japanese
+    assert "Bea は銀行への $75 を払えず破産" in japanese

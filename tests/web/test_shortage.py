@@ -38,3 +38,15 @@ def test_b5_the_house_goes_only_where_the_winner_may_build(table):
     assert "The space must be a whole number" not in page
     table.press(page, next(label for label in closes if "St. James Place" in label))
     assert table.state().deeds[16].houses == 1
+
+
+def test_b5_a_building_auction_s_lot_is_translated_in_the_history_too(table):
+    """A building's lot ("a house") is words to translate, not a name: the history, which reads
+    each action's lines back from the log's JSON, said "El banco subasta a house"."""
+    short_of_houses(table)
+    table.act("auction_open", building="house")
+    table.act("bid", player=1, amount=60)
+    spanish = table.read(f"/g/{table.id}/history?lang=es")
+    assert "El banco subasta una casa" in spanish and "Bea puja $60 por una casa" in spanish
+    japanese = table.read(f"/g/{table.id}/history?lang=ja")
+    assert "銀行が 家 を競売にかける" in japanese and "a house" not in japanese
