@@ -201,7 +201,7 @@ def check_supply(act: Act, old: list[int], new: list[int]) -> None:
     if hotels > state.hotels:
         raise RuleError(
             "B5",
-            "The bank has {hotels} hotels; this needs {needed}",
+            "The bank has {hotels:hotels}; this needs {needed}",
             hotels=state.hotels,
             needed=hotels,
         )
@@ -211,14 +211,14 @@ def check_supply(act: Act, old: list[int], new: list[int]) -> None:
     if any(o == HOTEL and n != HOTEL for o, n in zip(old, new, strict=True)):
         raise RuleError(
             "B6",
-            "Breaking the hotels down needs {needed} houses and the bank has {houses}: "
+            "Breaking the hotels down needs {needed:houses} and the bank has {houses}: "
             "sell the hotels as one (to no buildings) instead",
             needed=houses,
             houses=state.houses,
         )
     raise RuleError(
         "B5",
-        "The bank has {houses} houses; building this evenly needs {needed} of them",
+        "The bank has {houses:houses}; building this evenly needs {needed} of them",
         houses=state.houses,
         needed=houses,
     )

@@ -213,10 +213,11 @@ def test_b5_the_houses_are_counted_on_the_way_up_to_hotels(greens):
 
 
 def test_b5_no_hotel_when_the_bank_has_none_left(greens):
+    """The bank's count agrees with its noun: it said "The bank has 1 hotels"."""
     build(greens, [4, 4, 4])
     greens.state.hotels = 1
     error = refused_build(greens, [HOTEL] * 3)
-    assert error.rule == "B5" and error.message == "The bank has 1 hotels; this needs 3"
+    assert error.rule == "B5" and error.message == "The bank has 1 hotel; this needs 3"
     build(greens, [4, 4, HOTEL])
     assert greens.state.hotels == 0
 

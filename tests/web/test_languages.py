@@ -182,3 +182,22 @@ def test_k1_k3_a_debt_to_the_bank_reads_al_banco_in_spanish(table):
     japanese = table.read(f"/g/{table.id}/history?lang=ja")
     assert "Ana は銀行に借りの $75 を払います" in japanese
     assert "Bea は銀行への $75 を払えず破産" in japanese
+
+
+def test_b5_the_bank_s_last_hotel_is_counted_in_the_singular_in_each_language(app):
+    """B5: the bank's count of buildings agrees with its noun: it said "The bank has 1
+    hotels", "El banco tiene 1 hoteles"."""
+    from tablebank.web.words import refused
+
+    from ..support import GREEN, Table
+
+    table = Table().own(0, *GREEN, houses=4)
+    table.state.hotels = 1
+    error = table.refused("build", player=0, group="green", levels=[5, 5, 5])
+    for lang, words in (
+        ("en", "The bank has 1 hotel; this needs 3"),
+        ("es", "El banco tiene 1 hotel; esto necesita 3"),
+        ("ja", "銀行には ホテル 1 軒 しかありませんが、必要なのは 3 軒です"),
+    ):
+        with app.test_request_context(f"/?lang={lang}"):
+            assert refused(error) == words
