@@ -43,7 +43,8 @@
 })();
 // Live pages: each new version's live part arrives by Server-Sent Events ("live"), or only
 // "version N is out" and the page fetches it; every seat's cash may come first ("cash");
-// "gone" when the page's link or key no longer opens it.
+// "gone" when the page's link or key no longer opens it, or the page is ahead of its game
+// (a restore of an older copy): the page reloads.
 // EventSource reconnects by itself; if streams never work, poll instead. The new markup is
 // merged into the page (idiomorph, static/idiomorph.min.js): nodes that did not change stay,
 // so focus, an open panel, a chosen radio and typed text survive; the one sentence that
@@ -151,7 +152,8 @@ var tablebank = (function () {
       if (v > version) { version = v; show(e.data, v); }
     });
     source.addEventListener("gone", function () {
-      // The link or banker key that opened this page was replaced: show why.
+      // The link or banker key that opened this page was replaced (show why), or the game
+      // was restored to an older copy (show it as it is now).
       source.close(); location.reload();
     });
     source.onopen = function () { failures = 0; };
