@@ -16,8 +16,10 @@
       if (el.textContent !== text) { el.textContent = text; }  // the server knew: no relayout
     });
   }
-  // The server writes times in this reader's zone from now on (its offset, in minutes).
-  document.cookie = "tzo=" + new Date().getTimezoneOffset() + "; path=/; max-age=31536000; SameSite=Lax";
+  // The server writes times in this reader's zone from now on (its offset, in minutes); over
+  // https the cookie never goes out on plain http, as the session's does not.
+  var secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = "tzo=" + new Date().getTimezoneOffset() + "; path=/; max-age=31536000; SameSite=Lax" + secure;
   localTimes(document);
   document.addEventListener("updated", function (e) { localTimes(e.target); tick(); });
   document.addEventListener("swapped", function () { localTimes(document); tick(); });

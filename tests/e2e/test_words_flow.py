@@ -169,6 +169,29 @@ def test_tl1_a_new_york_banker_without_javascript_picks_their_clock_and_gets_the
     context.close()
 
 
+def test_the_time_zone_cookie_is_secure_over_https_and_plain_over_http(
+    browser: Browser, live_server
+):
+    """The browser's UTC offset (`tzo`, app.js) goes back to the server only over https when
+    the page came over https, as the session cookie does; over plain http (a home server)
+    it must not be Secure, or the browser would drop it. The https site here is the test's
+    own name for the live server, its answers passed through by the browser context."""
+    context = browser.new_context(viewport=PHONE)
+    context.route("https://bank.test/**", lambda route: pass_to(route, live_server))
+    page = context.new_page()
+    for site in ("https://bank.test", live_server):
+        page.goto(site + "/new")
+        expect(page.locator("h1")).to_have_text("New game")
+    kept = {c["domain"]: c["secure"] for c in context.cookies() if c["name"] == "tzo"}
+    assert kept == {"bank.test": True, "127.0.0.1": False}
+    context.close()
+
+
+def pass_to(route, server: str) -> None:
+    answer = route.fetch(url=route.request.url.replace("https://bank.test", server))
+    route.fulfill(response=answer)
+
+
 def test_x1_a_trade_offer_on_the_phone_is_accepted_with_accept(
     browser: Browser, phone, live_server
 ):
