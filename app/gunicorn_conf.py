@@ -38,14 +38,22 @@ control_socket_disable = True
 
 
 def on_starting(server) -> None:
-    upgrade_schema_once(server)
+    if not upgrade_schema_once():
+        sys.exit("tablebank: the database schema could not be upgraded (see above)")
     server.tablebank_handover = handover.Handover(server)
 
 
 def on_reload(server) -> None:
     """SIGHUP: new code may bring a new migration; the old workers serve until the new ones
-    have made the app (app/handover.py)."""
-    upgrade_schema_once(server)
+    have made the app (app/handover.py). A database that cannot be reached then stops no
+    server: the reload goes on without the upgrade (the workers boot without the database,
+    and answer 503 until it is back), and the log says to reload again once it answers."""
+    if not upgrade_schema_once():
+        server.log.error(
+            "tablebank: the database schema could not be checked or upgraded on this reload"
+            " (see above); the server goes on with the schema as it is: reload again once"
+            " the database answers"
+        )
     server.tablebank_handover.begin()
 
 
@@ -53,21 +61,23 @@ def post_worker_init(worker) -> None:
     handover.ready(worker.log)
 
 
-def upgrade_schema_once(server) -> None:
-    """In processes of their own: the master stays free of Flask and the drivers, which
-    gevent must patch in each worker before they are imported. First a quick look (the
-    settings and the driver only, app/schema.py); only when an upgrade is due, the app made
-    once, which upgrades."""
+def upgrade_schema_once() -> bool:
+    """Whether the schema is the newest, upgraded if it was due. In processes of their own:
+    the master stays free of Flask and the drivers, which gevent must patch in each worker
+    before they are imported. First a quick look (the settings and the driver only,
+    app/schema.py); only when an upgrade is due, the app made once, which upgrades."""
     if not UPGRADE_ON_START:
-        return
+        return True
     os.environ.pop("TABLEBANK_UPGRADE_ON_START", None)
-    if subprocess.run([sys.executable, "-m", f"{PACKAGE}.schema"]).returncode != 0:
+    try:
+        if subprocess.run([sys.executable, "-m", f"{PACKAGE}.schema"]).returncode == 0:
+            return True
         made = subprocess.run(
             [sys.executable, "-c", f"from {PACKAGE} import create_app; create_app()"]
         )
-        if made.returncode != 0:
-            sys.exit("tablebank: the database schema could not be upgraded (see above)")
-    os.environ["TABLEBANK_UPGRADE_ON_START"] = "false"  # workers inherit the master's environment
+        return made.returncode == 0
+    finally:  # workers inherit the master's environment: they never upgrade as they boot
+        os.environ["TABLEBANK_UPGRADE_ON_START"] = "false"
 
 
 def worker_int(worker) -> None:

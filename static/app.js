@@ -16,8 +16,10 @@
       if (el.textContent !== text) { el.textContent = text; }  // the server knew: no relayout
     });
   }
-  // The server writes times in this reader's zone from now on (its offset, in minutes).
-  document.cookie = "tzo=" + new Date().getTimezoneOffset() + "; path=/; max-age=31536000; SameSite=Lax";
+  // The server writes times in this reader's zone from now on (its offset, in minutes); over
+  // https the cookie never goes out on plain http, as the session's does not.
+  var secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = "tzo=" + new Date().getTimezoneOffset() + "; path=/; max-age=31536000; SameSite=Lax" + secure;
   localTimes(document);
   document.addEventListener("updated", function (e) { localTimes(e.target); tick(); });
   document.addEventListener("swapped", function () { localTimes(document); tick(); });
@@ -43,7 +45,8 @@
 })();
 // Live pages: each new version's live part arrives by Server-Sent Events ("live"), or only
 // "version N is out" and the page fetches it; every seat's cash may come first ("cash");
-// "gone" when the page's link or key no longer opens it.
+// "gone" when the page's link or key no longer opens it, or the page is ahead of its game
+// (a restore of an older copy): the page reloads.
 // EventSource reconnects by itself; if streams never work, poll instead. The new markup is
 // merged into the page (idiomorph, static/idiomorph.min.js): nodes that did not change stay,
 // so focus, an open panel, a chosen radio and typed text survive; the one sentence that
@@ -151,7 +154,8 @@ var tablebank = (function () {
       if (v > version) { version = v; show(e.data, v); }
     });
     source.addEventListener("gone", function () {
-      // The link or banker key that opened this page was replaced: show why.
+      // The link or banker key that opened this page was replaced (show why), or the game
+      // was restored to an older copy (show it as it is now).
       source.close(); location.reload();
     });
     source.onopen = function () { failures = 0; };

@@ -42,6 +42,8 @@ class WebTable:
         """A game made on the new-game page by the banker's phone (the form's options as
         "on"); its id, and the banker key kept for the API."""
         data = {"edition": "us-classic", "starting_cash": "1500", "mode": mode}
+        if mode == "timed":  # app.js sends the browser's time zone (TL1: its end time's)
+            data["time_zone"] = "UTC"
         data.update({f"name{i}": name for i, name in enumerate(names)})
         data.update({f"colour{i}": colour for i, colour in enumerate(COLOURS)})
         data.update(form)

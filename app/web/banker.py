@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from flask import (
     Blueprint,
     abort,
@@ -20,7 +22,7 @@ from ..models import Game, db
 from ..rules import KINDS, UNDO, GameState, RuleError
 from ..rules.rent import rent_due
 from ..rules.turn import next_in_play, whose_turn
-from . import new_games, turns
+from . import clocks, new_games, turns
 from .args import arg, whole
 from .auth import banker_games, is_banker, remember_banker
 from .colours import make_legible
@@ -40,6 +42,8 @@ from .taps import pass_on
 from .words import N_, refused, said
 
 bp = Blueprint("banker", __name__)
+
+YEAR = 365 * 24 * 3600  # the `tzo` cookie's life, as app.js sets it
 
 # Each colour keeps 3:1 on the light and the dark pages and on the board (web/colours.py).
 PALETTE = ["#e03131", "#1971c2", "#2b8a3e", "#e8590c", "#7950f2", "#0c8599", "#d6336c", "#868e96"]
@@ -89,6 +93,8 @@ def new_game_choices() -> dict:
         "default_edition": default,
         "palette": PALETTE,
         "modes": MODES,
+        "clocks": clocks.choices(datetime.now(UTC)),  # TL1 without JavaScript (clocks.py)
+        "clock_guess": clocks.from_cookie(request.cookies.get("tzo")),
     }
 
 
@@ -103,7 +109,7 @@ def setup_from_form() -> dict:
         "edition": form.get("edition"),
         "starting_cash": form.get("starting_cash", "1500"),
         "mode": form.get("mode", "classic"),
-        "ends_at": form.get("ends_at") or None,
+        "ends_at": clocks.on_clock(form.get("ends_at") or None, banker_clock()),
         "time_zone": form.get("time_zone") or None,  # the banker's browser's (app.js)
         "players": players,
         **{
@@ -114,11 +120,21 @@ def setup_from_form() -> dict:
     }
 
 
+def banker_clock() -> str | None:
+    """The offset of the clock the banker chose, when the page could not send their time
+    zone (no JavaScript: clocks.py)."""
+    return None if request.form.get("time_zone") else clocks.chosen(request.form.get("clock"))
+
+
 @bp.post("/new")
 def create():
     setup = setup_from_form()
     changed = make_legible(setup["players"])  # 3:1 on every page (web/colours.py)
     try:
+        if clocks.zone_unknown(setup):
+            raise RuleError(
+                "TL1", "Choose the time on your clock now: the end time is read in your time zone"
+            )
         game = new_games.create_game(setup)
     except RuleError as refusal:
         flash(refused(refusal), "error")
@@ -136,8 +152,14 @@ def create():
     remember_banker(game)
     flash(game.id, "keep")  # the next page shows the banker link to keep (base.html)
     if game.setup.get("mode") in ("short", "timed"):
-        return redirect(url_for("endgame.deal", game_id=game.id))  # SG1, TL1
-    return redirect(url_for("banker.dashboard", game_id=game.id))
+        answer = redirect(url_for("endgame.deal", game_id=game.id))  # SG1, TL1
+    else:
+        answer = redirect(url_for("banker.dashboard", game_id=game.id))
+    clock = banker_clock()
+    if clock:  # their pages in their own time, as app.js would have said it
+        tzo = clocks.cookie_of(clock)
+        answer.set_cookie("tzo", tzo, max_age=YEAR, secure=request.is_secure, samesite="Lax")
+    return answer
 
 
 # -- the game ----------------------------------------------------------------------------

@@ -56,6 +56,9 @@ KEEPALIVE = 15  # seconds: a waiting stream says it is still here (LIVE_KEEPALIV
 RETRY_LATER_MS = (2000, 10000)  # when a stream cannot open now: come back in 2 to 10 s
 SETTLE = 0.3  # seconds a stream waits, at most, for the request that acted to be answered
 GONE = "event: gone\ndata: \n\n"  # what opened the stream no longer holds
+# The page has seen versions its game no longer has (a restore of an older copy renumbers
+# what comes after): it reloads, as app.js does for `gone`, and shows the game as it is.
+RELOAD = "event: gone\ndata: reload\n\n"
 EVENTS = "text/event-stream"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # no cache, no proxy buffer
 
@@ -214,7 +217,8 @@ def stream(page: Page, path: str) -> Response:
     page's `?fragment=1`, in this request's language), so the page needs no second request.
     The stream holds a database connection only while drawing and, under gevent, no thread;
     it ends after STREAM_SECONDS and the browser reconnects by itself, saying the last
-    version it heard. When the game's keys change, `page.allowed()` says whether what opened
+    version it heard (a page ahead of the game, after a restore, is told to reload). When the
+    game's keys change, `page.allowed()` says whether what opened
     the stream (a link, a banker key) still holds: if not, the stream says `gone` and ends
     (the page reloads and shows why). A database that cannot be reached ends it with a later
     retry, never an error once the answer has started. Under this product's servers the
@@ -236,6 +240,9 @@ def stream(page: Page, path: str) -> Response:
 
     def events():
         yield "retry: 1000\n\n"  # the answer has started: from here on, no error status
+        if seen > page.version:  # only newer versions would be sent: the page would wait
+            yield RELOAD
+            return
         with live.follow(page.game_id) as followed:
             keys = followed.keys  # from here on, a change of keys wakes this stream
             live.revoke(page.game_id, page.keys)  # the keys as they were when it opened

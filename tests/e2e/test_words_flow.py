@@ -139,6 +139,59 @@ def test_tl1_a_new_york_banker_sees_the_right_countdown_and_local_times(
     context.close()
 
 
+def test_tl1_a_new_york_banker_without_javascript_picks_their_clock_and_gets_their_end(
+    browser: Browser, live_server
+):
+    """TL1 with JavaScript off: the page cannot send the browser's time zone, so it asks for
+    the time on the banker's clock (each UTC offset's time now); the end typed is theirs."""
+    new_york = ZoneInfo("America/New_York")
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, timezone_id="America/New_York", java_script_enabled=False
+    )
+    page = context.new_page()
+    now = datetime.now(new_york)
+    ends = now + timedelta(minutes=30)
+    page.goto(live_server + "/new")
+    page.get_by_label("Name of player 1").fill("Ana")
+    page.get_by_label("Name of player 2").fill("Bea")
+    page.locator(".choice", has_text="Time-limited").click()
+    page.locator('input[name="ends_at"]').fill(ends.strftime("%Y-%m-%dT%H:%M"))
+    clock = page.get_by_label("The time on your clock now (for the end time)")
+    east = int(now.utcoffset().total_seconds()) // 60
+    clock.select_option(f"{'-' if east < 0 else '+'}{abs(east) // 60:02}:{abs(east) % 60:02}")
+    listed = clock.evaluate("s => s.selectedOptions[0].text")  # 16:42 (2026-11-27, UTC-05:00)
+    shown = datetime.strptime(listed[:17], "%H:%M (%Y-%m-%d").replace(tzinfo=new_york)
+    assert timedelta(0) <= shown - now.replace(second=0, microsecond=0) <= timedelta(minutes=2)
+    no_sideways_scroll(page)
+    page.get_by_role("button", name="Start the game").click()
+    page.locator(".option form.act button").first.click()  # deal at random
+    expect(page.locator(".countdown-box time")).to_have_text(ends.strftime("%Y-%m-%d %H:%M"))
+    context.close()
+
+
+def test_the_time_zone_cookie_is_secure_over_https_and_plain_over_http(
+    browser: Browser, live_server
+):
+    """The browser's UTC offset (`tzo`, app.js) goes back to the server only over https when
+    the page came over https, as the session cookie does; over plain http (a home server)
+    it must not be Secure, or the browser would drop it. The https site here is the test's
+    own name for the live server, its answers passed through by the browser context."""
+    context = browser.new_context(viewport=PHONE)
+    context.route("https://bank.test/**", lambda route: pass_to(route, live_server))
+    page = context.new_page()
+    for site in ("https://bank.test", live_server):
+        page.goto(site + "/new")
+        expect(page.locator("h1")).to_have_text("New game")
+    kept = {c["domain"]: c["secure"] for c in context.cookies() if c["name"] == "tzo"}
+    assert kept == {"bank.test": True, "127.0.0.1": False}
+    context.close()
+
+
+def pass_to(route, server: str) -> None:
+    answer = route.fetch(url=route.request.url.replace("https://bank.test", server))
+    route.fulfill(response=answer)
+
+
 def test_x1_a_trade_offer_on_the_phone_is_accepted_with_accept(
     browser: Browser, phone, live_server
 ):

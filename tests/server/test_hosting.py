@@ -4,6 +4,7 @@ and a backup and restore of every game (SQLite online; PostgreSQL's own tools)."
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import stat
@@ -17,6 +18,7 @@ from sqlalchemy import make_url, text
 from tablebank import create_app
 from tablebank.models import db
 
+from ..streams import Opened
 from ..support import POSTGRES, setup_of
 
 
@@ -119,6 +121,35 @@ def test_backup_is_consistent_while_a_write_is_under_way_and_restore_brings_it_b
     refused = runner.invoke(args=["restore", str(junk), "--yes"])
     assert refused.exit_code != 0 and "not a tablebank database" in refused.output
     assert cash_of(client, game_id, key) == [1010, 1000, 1000]
+
+
+@pytest.mark.skipif(POSTGRES, reason="SQLite's backup and restore")
+def test_a_page_that_saw_actions_a_restore_took_back_reloads_instead_of_waiting(
+    app, table, tmp_path
+):
+    """A restore of an older backup takes the game back, and the actions that follow are
+    numbered from there again. Ana's phone, left open at version 3, reconnects with v=3: its
+    stream sent only versions after 3 and the phone showed what the restore took back until
+    then. It is told to reload (`gone`, as app.js reloads for it); the page then shows the
+    game as restored and played on."""
+    table.new_api_game(("Ana", "Bea"))
+    phone = table.phone(0)
+    table.act("bank_pay", player=0, amount=10)
+    runner = app.test_cli_runner()
+    copy = tmp_path / "games.backup"
+    assert runner.invoke(args=["backup", str(copy)]).exit_code == 0
+    table.act("bank_pay", player=0, amount=100)
+    table.act("bank_pay", player=0, amount=100)
+    seen = int(re.search(r'id="live"[^>]* data-version="(\d+)"', table.page(phone))[1])
+    assert seen == 3 and "$1,710" in table.read(phone)
+    restored = runner.invoke(args=["restore", str(copy), "--yes"])
+    assert restored.exit_code == 0, restored.output
+    table.act("bank_pay", player=0, amount=1)  # version 2, a second time
+
+    stream = Opened(app.test_client(), phone + "/live", seen)
+    assert stream.next().startswith("event: gone\n")
+    page = table.page(phone)
+    assert 'data-version="2"' in page and "$1,511" in table.text(page)
 
 
 @pytest.mark.skipif(not POSTGRES, reason="the advice is for PostgreSQL")

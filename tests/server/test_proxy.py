@@ -194,6 +194,24 @@ def test_rate_limits_count_each_client_address_and_a_forged_forwarded_for_escape
     assert behind.call("POST", "/api/games", setup, client="127.0.0.3")[0] == 201
 
 
+def test_gunicorn_s_access_log_names_the_client_not_the_proxy_nor_a_forged_address(behind):
+    """With PROXY_FIX, ProxyFix puts the client's address (the one nginx appended) in the
+    request before gunicorn writes its access log line: not 127.0.0.1 (nginx) for every
+    request, and not what the client wrote in its own X-Forwarded-For."""
+    behind.server.begin_test()
+    forged = {"X-Forwarded-For": "203.0.113.9"}
+    assert (
+        behind.call("GET", "/healthz?from=the-log-test", client="127.0.0.4", headers=forged)[0]
+        == 200
+    )
+
+    def logged() -> str | None:
+        lines = behind.server.output().splitlines()
+        return next((line for line in lines if "/healthz?from=the-log-test" in line), None)
+
+    assert eventually(logged, "gunicorn's access log line").startswith("127.0.0.4 - ")
+
+
 def table_link(behind) -> tuple[str, str, str]:
     """A game made through the proxy: its id, banker key and table screen's path."""
     server = behind.server

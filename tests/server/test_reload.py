@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from tablebank.paths import ROOT
 
-from ..servers import HANG_GUARD, Server, eventually
+from ..servers import HANG_GUARD, Server, eventually, free_port
 
 HELD = """
 import os, time
@@ -127,3 +127,38 @@ def test_a_worker_that_dies_is_replaced_once_and_a_second_reload_ends_with_as_ma
     final = eventually(lambda: len(workers(master)) == 2 and workers(master), "two workers")
     assert not final & replaced
     assert answers(held_server.url)
+
+
+class Master:
+    """What gunicorn's master gives `on_reload`: its log, and the handover installed at start."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.log = self
+        self.handovers = 0
+        self.tablebank_handover = self
+
+    def error(self, message: str, *args) -> None:
+        self.errors.append(message % args if args else message)
+
+    def begin(self) -> None:
+        self.handovers += 1
+
+
+def test_a_reload_while_the_database_is_down_goes_on_and_says_so(monkeypatch, tmp_path):
+    """A reload (`systemctl reload`) during a database outage: the schema cannot be checked,
+    and the master goes on serving with the old workers until the new ones are ready (it
+    stopped, taking every table down). The log says to reload again; the new workers still
+    boot without the database (they never upgrade as they boot)."""
+    from tablebank import gunicorn_conf
+
+    nobody = f"postgresql://tablebank:none@127.0.0.1:{free_port()}/tablebank"
+    monkeypatch.setenv("DATABASE_URL", nobody)  # a port nobody listens on: refused at once
+    monkeypatch.setenv("TABLEBANK_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.setenv("TABLEBANK_UPGRADE_ON_START", "false")  # as the master's start left it
+    monkeypatch.setattr(gunicorn_conf, "UPGRADE_ON_START", True)  # the operator's choice
+    master = Master()
+    gunicorn_conf.on_reload(master)
+    assert master.handovers == 1
+    assert len(master.errors) == 1 and "reload again once the database answers" in master.errors[0]
+    assert os.environ["TABLEBANK_UPGRADE_ON_START"] == "false"

@@ -132,8 +132,8 @@ def test_tl1_an_unknown_time_zone_is_refused(client, table):
     assert "Unknown time zone Mars/Olympus" in table.text(response.text)
 
 
-def test_history_lines_carry_their_time_in_utc(client):
-    game_id = new_timed_game(client, "2099-01-01T20:00", None)
+def test_history_lines_carry_their_time_in_utc(client, table):
+    game_id = table.new_game()
     client.post(f"/g/{game_id}/do", data={"kind": "bank_pay", "player": "0", "amount": "10"})
     page = client.get(f"/g/{game_id}/history").text
     stamp = re.search(r'<time datetime="([^"]+)" data-local="time">(\d\d:\d\d) UTC</time>', page)
@@ -141,8 +141,8 @@ def test_history_lines_carry_their_time_in_utc(client):
     assert abs(datetime.fromisoformat(stamp.group(1)) - datetime.now(UTC)) < timedelta(hours=1)
 
 
-def test_history_is_written_in_the_readers_zone_once_their_browser_said_it(client):
-    game_id = new_timed_game(client, "2099-01-01T20:00", None)
+def test_history_is_written_in_the_readers_zone_once_their_browser_said_it(client, table):
+    game_id = table.new_game()
     client.post(f"/g/{game_id}/do", data={"kind": "bank_pay", "player": "0", "amount": "10"})
     client.set_cookie("tzo", "-540")  # a browser in Tokyo: 9 hours east of UTC
     page = client.get(f"/g/{game_id}/history").text
@@ -174,3 +174,69 @@ def test_tl1_a_phone_opened_after_the_end_time_ends_the_game(app, table):
         phone = table.read(link, client=app.test_client())
     assert "The game has ended" in phone and "Final standings" in phone
     assert table.state().ended
+
+
+def offset_in(zone: ZoneInfo) -> str:
+    """The zone's UTC offset now, as an ISO time ends with it (-05:00)."""
+    minutes = int(datetime.now(zone).utcoffset().total_seconds()) // 60
+    return f"{'-' if minutes < 0 else '+'}{abs(minutes) // 60:02}:{abs(minutes) % 60:02}"
+
+
+def test_tl1_a_banker_without_javascript_picks_their_clock_and_the_end_is_their_own(client):
+    """TL1 without JavaScript (no time zone sent): the new-game page lists the time now at
+    each UTC offset, for the banker to pick the one their clock shows. A banker in New York
+    types an end two hours ahead on their clock: the game ends in two hours, and their pages
+    say the end as they typed it. (Read as UTC, that time had passed: refused.)"""
+    new_game = client.get("/new").text
+    offset = offset_in(NEW_YORK)
+    listed = re.search(rf'<option value="{re.escape(offset)}"[^>]*>([^<]+)</option>', new_game)
+    assert listed[1].endswith(f", UTC{offset})")  # e.g. 16:42 (2026-11-27, UTC-05:00)
+    shown = datetime.strptime(listed[1][:17], "%H:%M (%Y-%m-%d").replace(tzinfo=NEW_YORK)
+    assert abs(shown - datetime.now(NEW_YORK)) < timedelta(minutes=2)
+    noscript = re.search(r"<noscript>(.*?)</noscript>", new_game, re.S).group(1)
+    assert "The time on your clock now (for the end time)" in noscript
+    assert 'name="clock"' in noscript  # with JavaScript the form is as it was
+
+    ends = local_in(NEW_YORK, timedelta(hours=2))
+    form = {"edition": "us-classic", "mode": "timed", "ends_at": ends, "clock": offset}
+    response = client.post("/new", data=form | {"name0": "Ana", "name1": "Bea"})
+    assert response.status_code == 302, response.text
+    game_id = response.headers["Location"].split("/")[2]
+    client.get(f"/g/{game_id}/deal")
+    page = client.get(f"/g/{game_id}/").text
+    end = datetime.fromisoformat(re.search(r'class="countdown" data-ends="([^"]+)"', page)[1])
+    assert end == datetime.fromisoformat(ends).replace(tzinfo=NEW_YORK)
+    assert timedelta(hours=1, minutes=55) < end - datetime.now(UTC) <= timedelta(hours=2)
+    assert re.search(rf"Ends at <time[^>]*>{ends.replace('T', ' ')}<", page)
+
+
+def test_tl1_without_javascript_an_end_time_already_passed_on_the_bankers_clock_is_refused(
+    app, client, table
+):
+    """TL1: a banker in Tokyo without JavaScript types the time of a minute ago on their
+    clock: refused, nothing made (read as UTC, it was 9 hours ahead)."""
+    tokyo = ZoneInfo("Asia/Tokyo")
+    ends = local_in(tokyo, -timedelta(minutes=1))
+    form = {"edition": "us-classic", "mode": "timed", "ends_at": ends}
+    form.update(name0="Ana", name1="Bea", clock=offset_in(tokyo))
+    response = client.post("/new", data=form)
+    assert response.status_code == 400
+    assert "The end time has already passed" in table.text(response.text)
+    assert games_made(app) == 0
+
+
+def test_tl1_an_end_time_sent_with_no_time_zone_and_no_clock_is_refused_and_the_clock_shown(
+    app, client, table
+):
+    """TL1: a form sent without the browser's time zone (no JavaScript, or app.js did not
+    run) and without the banker's clock: the end time cannot be read in their zone. Refused
+    in words, the form kept, nothing made; the page back lists the clocks outside <noscript>
+    (a browser whose JavaScript is on but did not run shows them too)."""
+    form = {"edition": "us-classic", "mode": "timed", "ends_at": "2099-01-01T20:00"}
+    response = client.post("/new", data=form | {"name0": "Ana", "name1": "Bea"})
+    assert response.status_code == 400
+    said = "Choose the time on your clock now: the end time is read in your time zone"
+    assert said in table.text(response.text)
+    assert 'value="2099-01-01T20:00"' in response.text and 'value="Ana"' in response.text
+    assert 'name="clock"' in response.text and "<noscript>" not in response.text
+    assert games_made(app) == 0
