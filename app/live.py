@@ -361,14 +361,28 @@ class Watcher:
         with self.lock:
             return list(self.games)
 
-    def _sweep(self, read) -> None:
+    def _sweep(self, read) -> bool:
         """Read every followed game's version and keys' fingerprint with `read(ids)` and wake
-        what moved on."""
+        what moved on. A game that a request of this process is acting on is left to that
+        request, whose news carries every seat's cash (a sweep that saw its commit first
+        would wake the streams without it): returns whether one was, to sweep again soon."""
+        left = False
         ids = self._followed_ids()
         for start in range(0, len(ids), IN_CHUNKS):
             for game_id, version, fingerprint in read(ids[start : start + IN_CHUNKS]):
-                self.bump(game_id, version)
+                if self.acted_on_here(game_id):
+                    left = True
+                else:
+                    self.bump(game_id, version)
                 self.revoke(game_id, fingerprint or "")
+        return left
+
+    def acted_on_here(self, game_id: str) -> bool:
+        """Whether a request of this process acted on the game and is still being answered
+        (it announces the version itself, after its commit)."""
+        with self.lock:
+            followed = self.games.get(game_id)
+            return followed is not None and followed.acting > 0
 
     def _listen_postgresql(self) -> None:
         import psycopg
@@ -420,12 +434,12 @@ class Watcher:
                 return connection.execute(query, ids).fetchall()
 
             self.failures = 0
-            counter, swept = None, 0.0
+            counter, swept, left = None, 0.0, False
             while not self.stopped.is_set():
                 now = connection.execute("PRAGMA data_version").fetchone()[0]
-                if now != counter or time.monotonic() - swept >= self.sweep:
+                if now != counter or left or time.monotonic() - swept >= self.sweep:
                     counter, swept = now, time.monotonic()
-                    self._sweep(read)
+                    left = self._sweep(read)
                 self.stopped.wait(TICK)
         finally:
             connection.close()

@@ -370,6 +370,26 @@ def test_the_cash_of_a_version_the_sweep_saw_first_still_goes_ahead(game, app):
         assert live.now(followed)[:2] == (seen + 1, ["$1,500", "$1,490"])
 
 
+def test_a_sweep_leaves_a_commit_to_the_request_of_this_process_that_made_it(game, app):
+    """On SQLite the watcher's sweep may read a request's commit before that request has
+    announced it with every seat's cash. Announced by the sweep, the streams would wake
+    without the cash, and a phone's figure would wait for its live part. The sweep leaves the
+    game to the request while it is being answered, then announces what it reads again."""
+    live = watcher(app)
+    with live.follow(game.id) as followed:
+        seen = followed.version
+        read = [(game.id, seen + 1, followed.fingerprint or "")]
+        request = live.acting(game.id)
+        assert live._sweep(lambda ids: read) is True  # left: sweep again at the next look
+        assert live.now(followed)[0] == seen  # no stream woken yet
+        live.bump(game.id, seen + 1, ["$1,500", "$1,490"])  # the request's own news
+        assert live.now(followed)[:2] == (seen + 1, ["$1,500", "$1,490"])
+        live.done_acting(request)
+        read = [(game.id, seen + 2, followed.fingerprint or "")]  # another process acted
+        assert live._sweep(lambda ids: read) is False
+        assert live.now(followed)[0] == seen + 2
+
+
 def test_what_several_pages_of_a_game_show_is_drawn_once_per_version(game, app):
     """Two table screens and two banker phones: the table's and the dashboard's live parts
     are drawn once each, and each banker phone still gets its own CSRF token and keys."""
