@@ -140,7 +140,11 @@ def main(argv: list[str] | None = None) -> None:
     print_qr(url, Path(app.instance_path))
     sys.stdout.flush()
     log = access_logger(sys.stdout) if app.config["ACCESS_LOG"] and not args.no_access_log else None
-    server = Server(listener, app, spawn=Pool(MOST_CONNECTIONS), log=log)
+    # The server's name is the address printed: else gevent looks the listening address's name
+    # up as it starts, in a thread of its resolver's, loaded for it (docs/PERFORMANCE.md: 15-30
+    # ms before the first answer), for a name read only when a request names no Host.
+    environ = {"SERVER_NAME": host}
+    server = Server(listener, app, spawn=Pool(MOST_CONNECTIONS), log=log, environ=environ)
     serve(server, app)
 
 

@@ -3,7 +3,8 @@ the newest schema imports no Alembic; gunicorn's master asks `python -m tableban
 (settings and driver only) before it makes the app to upgrade. What only some requests need
 (the API's schema checks, the QR codes' drawing) is imported by
 the first of them, not by the start and its home page; pytz does not open each of its zone
-files, and the address's QR code is drawn at the first start on that address only."""
+files, the address's QR code is drawn at the first start on that address only, and the
+command's server asks no DNS for its own name."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from tablebank import cli, create_app, schema
 from tablebank.models import Game, db
-from tablebank.paths import SHIPPED
+from tablebank.paths import ROOT, SHIPPED
 
+from ..servers import Server
 from ..support import setup_of
 
 DEFERRED = ("alembic", "jsonschema", "qrcode.image.svg")
@@ -39,6 +41,14 @@ ZONE_FILES_OPENED = (
 QR_PRINTED = (
     "import sys; from pathlib import Path; from tablebank import cli\n"
     "cli.print_qr(sys.argv[1], Path(sys.argv[2])); print('qrcode' in sys.modules)"
+)
+
+DNS_ASKED = (  # the `tablebank` command, saying each name it asks the system's resolver for
+    "import sys\n"
+    "asked = ('socket.gethostbyaddr', 'socket.getnameinfo', 'socket.gethostbyname')\n"
+    "sys.addaudithook(lambda event, args: event in asked and print('asked DNS', event, args,"
+    " flush=True))\n"
+    "from tablebank.cli import main; main(sys.argv[1:])"
 )
 
 
@@ -140,3 +150,23 @@ def test_the_address_qr_code_is_drawn_once_per_address_then_printed_as_kept(tmp_
     assert printed(home) == (cli.drawn_qr(home), "False")  # no qrcode imported
     assert printed(other) == (cli.drawn_qr(other), "True")  # another address: drawn again
     assert cli.drawn_qr(home) != cli.drawn_qr(other)
+
+
+def test_the_command_asks_no_dns_for_its_own_name_before_it_answers(tmp_path):
+    """gevent's server would look its listening address's name up as it starts (its resolver's
+    threads loaded for it, and a home router's slow resolver holding the first answer); the
+    command gives it the address it prints instead."""
+    command = Server("", env={"TABLEBANK_INSTANCE": str(tmp_path)})
+
+    def heard() -> list[str]:
+        return [sys.executable, "-c", DNS_ASKED, "--host", "127.0.0.1", "--port", str(command.port)]
+
+    try:
+        command.run(heard, ROOT, command.environment())
+        assert command.call("GET", "/", raw=True)[0] == 200
+        command.stop()
+        output = command.output()
+    finally:
+        command.close()
+    assert "tablebank is open at http://127.0.0.1:" in output
+    assert "asked DNS" not in output
