@@ -96,9 +96,17 @@ def own_context(game: Game, seat: int) -> dict:
     return worked_out(game, ("seat", seat, locale_name()), lambda: seat_context(game, seat))
 
 
+def rank_of(worths: dict[int, int], seat: int) -> int | None:
+    """SG4: one more than the players richer than `seat` (equal worths share a rank); None
+    for a player out of the game."""
+    if seat not in worths:
+        return None
+    return 1 + sum(worth > worths[seat] for worth in worths.values())
+
+
 def seat_context(game: Game, seat: int) -> dict:
     state, edition = bank.state_of(game), bank.edition_of(game)
-    ranks = [s for s, _ in standings(game)]
+    worths = dict(standings(game))
     groups = {}
     for index in state.held_by(seat):
         space = edition.spaces[index]
@@ -107,7 +115,7 @@ def seat_context(game: Game, seat: int) -> dict:
     return dict(
         seat=seat,
         groups=groups,
-        rank=ranks.index(seat) + 1 if seat in ranks else None,
+        rank=rank_of(worths, seat),
         worth=score(state, edition, seat),
         own_history=OWN_HISTORY,
         auction=state.auction,
