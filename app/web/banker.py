@@ -171,13 +171,17 @@ def dashboard(game_id: str):
     bank.end_if_time_is_up(game)
     if request.args.get("fragment"):
         return dashboard_fragment(game)
-    return page("game.html", game, undo=undo_offer(game), codes=True, **turn_context(game))
+    return page("game.html", game, codes=True, **dashboard_context(game))
 
 
 def dashboard_fragment(game: Game) -> str:
     """The dashboard's live part: what the game waits for (the pad, a choice, a debt), the
-    balances (the page's fetch and the pushed news draw the same)."""
-    return page("_dashboard_live.html", game, **turn_context(game))
+    balances, what the undo takes back (the page's fetch and the pushed news draw the same)."""
+    return page("_dashboard_live.html", game, **dashboard_context(game))
+
+
+def dashboard_context(game: Game) -> dict:
+    return {"undo": undo_offer(game), **turn_context(game)}
 
 
 def turn_context(game: Game) -> dict:

@@ -50,6 +50,21 @@ def offers_to(game: Game, state, seat: int) -> list[tuple]:
     return found
 
 
+def offers_from(game: Game, state, seat: int) -> list[tuple]:
+    """Trades this player offered that wait for an answer: the partner, the deal as
+    accepting would make it, and the way to withdraw it (X1: either side may say no)."""
+    found = []
+    for pending in state.offers:
+        if str(pending.trade["player"]) == str(seat):
+            partner = state.players[int(pending.trade["partner"])]
+            deal = previewed(game, "trade_accept", {"player": partner.seat, "offer": pending.id})
+            withdraw = previewed(
+                game, "trade_decline", {"player": seat, "offer": pending.id}, style="danger"
+            )
+            found.append((partner, deal, withdraw))
+    return found
+
+
 def own_field(game: Game, kind: str) -> str | None:
     """The field a phone's own seat goes in, for a kind a phone may send now: always (pay,
     bid, answer a trade, pay a debt), or while phones take their own turns (R1)."""
@@ -96,9 +111,17 @@ def own_context(game: Game, seat: int) -> dict:
     return worked_out(game, ("seat", seat, locale_name()), lambda: seat_context(game, seat))
 
 
+def rank_of(worths: dict[int, int], seat: int) -> int | None:
+    """SG4: one more than the players richer than `seat` (equal worths share a rank); None
+    for a player out of the game."""
+    if seat not in worths:
+        return None
+    return 1 + sum(worth > worths[seat] for worth in worths.values())
+
+
 def seat_context(game: Game, seat: int) -> dict:
     state, edition = bank.state_of(game), bank.edition_of(game)
-    ranks = [s for s, _ in standings(game)]
+    worths = dict(standings(game))
     groups = {}
     for index in state.held_by(seat):
         space = edition.spaces[index]
@@ -107,11 +130,12 @@ def seat_context(game: Game, seat: int) -> dict:
     return dict(
         seat=seat,
         groups=groups,
-        rank=ranks.index(seat) + 1 if seat in ranks else None,
+        rank=rank_of(worths, seat),
         worth=score(state, edition, seat),
         own_history=OWN_HISTORY,
         auction=state.auction,
         offers=offers_to(game, state, seat),
+        offers_made=offers_from(game, state, seat),
         panels=phone_panels(game, seat),
         presets=turns.PRESETS[:4],
         take_back=take_back_offer(game, seat),

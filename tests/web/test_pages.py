@@ -156,6 +156,18 @@ def test_undo_shows_what_it_takes_back_and_history_marks_it(table):
     assert re.search(undone, history)
 
 
+def test_the_live_dashboard_names_what_undo_takes_back_after_a_phone_acts(table, app):
+    """The banker's dashboard, redrawn live (its fragment), names the action its undo takes
+    back now: a payment made on a player's phone after the page opened, not the banker's
+    own earlier action."""
+    table.new_game()
+    table.do("transfer", **{"from": 0, "to": 1, "amount": 300})
+    phone = app.test_client()
+    table.press(table.page(f"{table.phone(1)}/preview?to=0&amount=50", phone), "Bea", phone)
+    live = table.read(f"/g/{table.id}/?fragment=1")
+    assert "Undo: Bea pays Ana $50" in live and "Undo: Ana pays Bea $300" not in live
+
+
 def test_names_are_escaped_in_pages(table):
     table.new_game(("<script>x()</script>", "Bea"))
     page = table.page(f"/g/{table.id}/")

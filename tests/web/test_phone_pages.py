@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from ..support import BOARDWALK, ELECTRIC, ORIENTAL, READING, WATER
+from ..support import BOARDWALK, ELECTRIC, ORIENTAL, READING, US, WATER
+
+BOARDWALK_PRICE = US.spaces[BOARDWALK].price
 
 
 def test_x1_a_trade_offer_on_the_phone_reads_then_says_accept_or_decline(table, app):
@@ -19,6 +21,24 @@ def test_x1_a_trade_offer_on_the_phone_reads_then_says_accept_or_decline(table, 
     assert [label for label, on in table.buttons(page) if on][:2] == ["Accept", "Decline"]
     spanish = table.page(f"{table.phone(1)}?lang=es", app.test_client())
     assert [label for label, _ in table.buttons(spanish)][:2] == ["Aceptar", "Rechazar"]
+
+
+def test_x1_the_proposer_s_phone_shows_the_open_offer_and_withdraws_it(table, app):
+    """X1: a trade offered from a phone waits on the proposer's phone too, with the deal as
+    it would be done and a way to withdraw it; withdrawn, Bea has nothing to answer."""
+    table.new_game()
+    table.own(0, BOARDWALK)
+    trade = {"player": 0, "partner": 1, "give": {"deeds": [BOARDWALK]}, "take": {"cash": 500}}
+    table.do("trade_offer", **trade)
+    ana = app.test_client()
+    page = table.page(table.phone(0), ana)
+    assert "Your offer to Bea waits for an answer" in table.text(page)
+    assert "Ana trades with Bea; Boardwalk from Ana to Bea; $500 from Bea to Ana" in page
+    table.press(page, "Withdraw the offer", ana)
+    assert table.state().offers == []
+    assert "Trade offered to you" not in table.read(table.phone(1), app.test_client())
+    assert "Your offer to Bea" not in table.read(table.phone(0), ana)
+    assert table.cash() == [1500 - BOARDWALK_PRICE, 1500]
 
 
 def test_the_payment_preview_has_the_players_name_and_balance_on_top(table, app):

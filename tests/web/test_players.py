@@ -40,6 +40,35 @@ def test_p2_the_player_page_shows_balance_deeds_rent_received_and_rank(table, ap
     assert "Ana throws 7 and moves to Boardwalk; Ana pays Bea $50 rent for Boardwalk" in words
 
 
+def test_sg4_players_of_equal_worth_share_a_rank_on_their_phones(table, app):
+    """SG4: a rank says how many are richer. Players of equal worth (every one, as a game
+    starts) share it, as they share a win; no phone reads "rank 2" for a tie."""
+    table.new_game(("Ana", "Bea", "Cal"))
+    assert [
+        table.read(table.phone(seat), app.test_client()).count("rank 1 of 3") for seat in range(3)
+    ] == [1, 1, 1]
+    table.do("transfer", **{"from": 2, "to": 0, "amount": 100})
+    ranks = [
+        re.search(r"rank \d of 3", table.read(table.phone(s), app.test_client())).group(0)
+        for s in range(3)
+    ]
+    assert ranks == ["rank 1 of 3", "rank 2 of 3", "rank 3 of 3"]
+
+
+def test_sg4_the_final_standings_give_players_of_equal_worth_the_same_place(table, app):
+    """SG4: at the end, players of equal worth share a place on the table screen and on every
+    phone, as they would share a win: Cal, worth what Bea is, is second with her, not third."""
+    table.new_game(("Ana", "Bea", "Cal"))
+    table.do("transfer", **{"from": 2, "to": 0, "amount": 100})
+    table.do("transfer", **{"from": 1, "to": 2, "amount": 50})
+    table.do("end_game")
+    for page in (table.page(table.screen()), table.page(table.phone(2), app.test_client())):
+        standings = page.split('class="standings"')[1].split("</section>")[0]
+        places = re.findall(r'<li value="(\d)".*?class="name">(\w+)<', standings, re.S)
+        assert places == [("1", "Ana"), ("2", "Bea"), ("2", "Cal")]
+        assert "1. A Ana $1,600 2. B Bea $1,450 2. C Cal $1,450" in table.text(standings)
+
+
 def test_a_player_pays_another_from_their_own_balance(table, app):
     table.new_game()
     phone, ana = app.test_client(), table.tokens()[0]

@@ -362,6 +362,23 @@ def test_r1_a_phone_takes_its_own_turn_only_when_the_banker_allows(table, app):
     assert 'name="dice"' in table.page(table.phone(1), app.test_client())
 
 
+def test_j3_a_phone_in_jail_says_which_try_its_throw_is_and_a_double_says_so(table, app):
+    """J3, R2: the jailed player's own pad says what a throw there does (try 1 of 3, doubles
+    leave jail), as the banker's does; after doubles, the pad says the count, as the
+    banker's does."""
+    table.new_game()
+    table.do("phone_turns", allow=True)
+    phone, ana, bea = app.test_client(), table.phone(0), table.phone(1)
+    table.act("roll", player=0, dice=4, doubles=True)
+    assert "Ana's turn on Income Tax · doubles × 1" in table.read(ana, phone)
+    table.act("go_to_jail", player=0)
+    table.act("roll", player=1, dice=3, choices=[{"kind": "buy"}])
+    words = table.read(ana, phone)
+    assert "Ana's turn on Jail" in words
+    assert "In jail, try 1 of 3: doubles leave jail; after the third try the fine is paid." in words
+    assert "In jail" not in table.read(bea, app.test_client())
+
+
 # -- auctions and corrections -----------------------------------------------------------------
 
 
