@@ -1,5 +1,5 @@
-"""The phone of the player whose turn it is, during an auction: its close button sits under
-a heading that names the lot (P1, R1), not under a player's name that is not there."""
+"""The phone of the player whose turn it is, during an auction: its close button sits in the
+auction's own panel, under the bid form (P1, R1), and does not stand out before anyone bid."""
 
 from __future__ import annotations
 
@@ -8,13 +8,26 @@ import re
 from ..support import BALTIC, READING
 
 
-def test_p1_the_turn_players_phone_names_the_auction_it_closes(table, app):
+def auction_panel(table, app) -> str:
+    page = table.page(table.phone(0), app.test_client())
+    panels = re.findall(r'<section class="(\w+)"[^>]*>(.*?)</section>', page, re.S)
+    assert [kind for kind, inside in panels if "Auction:" in inside] == ["auction"]  # one
+    return re.search(r'<section class="auction".*?</section>', page, re.S).group(0)
+
+
+def test_p1_r1_the_turn_players_phone_closes_the_auction_under_its_bid_form(table, app):
+    """P1: every player may bid, the decliner too: the turn player's close (R1) comes after
+    the bid box, and only once someone bid is it the button that stands out."""
     table.new_game(("Ana", "Bea"), phone_turns="on")
     table.throws_onto(0, READING, 5, {"kind": "decline", "deed": READING})
-    page = table.page(table.phone(0), app.test_client())
-    panel = re.search(r'<section class="turn".*?</section>', page, re.S).group(0)
-    assert table.text(panel).startswith("Auction: Reading Railroad ")
-    assert "No bid: Reading Railroad stays with the bank" in table.text(panel)
+    panel = auction_panel(table, app)
+    assert table.text(panel).startswith("Auction: Reading Railroad No bid yet")
+    close = "No bid: Reading Railroad stays with the bank"
+    assert table.text(panel).index("Bid") < table.text(panel).index(close)
+    assert re.search(r'class="btn secondary"[^>]*>\s*No bid: Reading Railroad', panel)
+    table.act("bid", player=1, amount=50)
+    panel = auction_panel(table, app)
+    assert re.search(r'class="btn primary"[^>]*>\s*Bea wins Reading Railroad for \$50', panel)
 
 
 def test_p1_a_phone_s_bid_still_counts_when_another_bid_came_while_it_was_confirmed(table, app):
