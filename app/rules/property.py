@@ -579,5 +579,13 @@ def trade_accept(act: Act) -> None:
 )
 def trade_decline(act: Act) -> None:
     """The partner says no, or the proposer withdraws: nothing changes hands."""
-    _, player = answered_offer(act, accepting=False)
-    act.say("{player} declines the trade", player=player.name)
+    offer, player = answered_offer(act, accepting=False)
+    if offer.offered_to(player.seat):
+        act.say("{player} declines the trade", player=player.name)
+        return
+    partner = act.state.players[int(offer.trade["partner"])]
+    act.say(
+        "{player} withdraws the trade offered to {partner}",
+        player=player.name,
+        partner=partner.name,
+    )

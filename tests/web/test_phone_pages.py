@@ -36,6 +36,7 @@ def test_x1_the_proposer_s_phone_shows_the_open_offer_and_withdraws_it(table, ap
     assert "Ana trades with Bea; Boardwalk from Ana to Bea; $500 from Bea to Ana" in page
     table.press(page, "Withdraw the offer", ana)
     assert table.state().offers == []
+    assert "Ana withdraws the trade offered to Bea" in table.read(table.phone(0), ana)
     assert "Trade offered to you" not in table.read(table.phone(1), app.test_client())
     assert "Your offer to Bea" not in table.read(table.phone(0), ana)
     assert table.cash() == [1500 - BOARDWALK_PRICE, 1500]
