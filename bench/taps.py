@@ -475,7 +475,7 @@ def run(flow: str, root: Path, browser, args) -> dict:
         )
         path = {"PYTHONPATH": common.checkout_path(root)}
         server = common.Server([sys.executable, "-c", code], db_url, port, flow, path)
-        with server.start():
+        with server:
             edition = common.edition_data(common.Http(server.url))
             play = Play(flow, server.url, browser, edition, args.seed)
             play.play(args.turns)
