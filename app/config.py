@@ -11,11 +11,15 @@ the same setting; `postgres://` and `postgresql://` URLs go through psycopg 3.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
+import types
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flask import Config, Flask
+if TYPE_CHECKING:
+    from flask import Flask
 
 EMBEDDED_DATABASE = "sqlite:///tablebank.sqlite"  # Flask-SQLAlchemy puts it in instance/
 ENVIRONMENT = ("DATABASE_URL", "SECRET_KEY")
@@ -111,12 +115,53 @@ def kept_secret(instance: Path) -> str:
 
 
 def from_file(app: Flask) -> dict:
-    found = Config(app.root_path)
-    found.from_pyfile(str(Path(app.instance_path) / "config.py"), silent=True)
-    return dict(found)
+    return file_settings(Path(app.instance_path))
+
+
+def file_settings(instance: Path) -> dict:
+    """The upper-case names of instance/config.py, run as Flask's `from_pyfile` runs it."""
+    path = instance / "config.py"
+    try:
+        source = path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return {}
+    module = types.ModuleType("config")
+    module.__file__ = str(path)
+    exec(compile(source, str(path), "exec"), module.__dict__)  # noqa: S102  the host's own file
+    return {name: value for name, value in vars(module).items() if name.isupper()}
+
+
+def database_setting(instance: Path) -> str:
+    """The database `configure` names for an app of this instance folder, found without
+    importing Flask: gunicorn's master asks it of app/schema.py before any worker starts,
+    with nothing but the driver imported. tests/server/test_config.py holds the two equal."""
+    environment = {name: os.environ[name] for name in ENVIRONMENT if os.environ.get(name)}
+    url = EMBEDDED_DATABASE
+    for layer in (file_settings(instance), prefixed(DATABASE_NAMES), environment):
+        url = layer.get("SQLALCHEMY_DATABASE_URI", layer.get("DATABASE_URL", url))
+    return with_driver(url)
+
+
+DATABASE_NAMES = ("SQLALCHEMY_DATABASE_URI", "DATABASE_URL")
+
+
+def prefixed(names) -> dict:
+    """These settings from TABLEBANK_<NAME>, read as JSON when it parses (as `from_environment`)."""
+    found = {}
+    for name in names:
+        value = os.environ.get(f"{PREFIX}_{name}")
+        if value is None:
+            continue
+        try:
+            found[name] = json.loads(value)
+        except ValueError:
+            found[name] = value
+    return found
 
 
 def from_environment() -> dict:
+    from flask import Config
+
     found = Config("")
     found.from_prefixed_env(PREFIX)
     found.update({name: os.environ[name] for name in ENVIRONMENT if os.environ.get(name)})

@@ -3,8 +3,8 @@ revision lines and the database's `alembic_version` row, without Alembic: a star
 newest schema (every start but the first after an upgrade of tablebank) skips Alembic, which
 costs a quarter of a second to import. Run as `python -m tablebank.schema`, it answers for
 the database the app's settings name (exit 0: newest, and no game logged before its rows
-kept what pages read; 1: an upgrade is due), with no more than Flask's settings and the
-database's driver imported: what gunicorn's master asks before it starts any worker."""
+kept what pages read; 1: an upgrade is due), with no more than the settings and the
+database's driver (no Flask) imported: what gunicorn's master asks before it starts any worker."""
 
 from __future__ import annotations
 
@@ -54,16 +54,12 @@ def current(cursor) -> bool:
 
 
 def main() -> int:
-    from flask import Flask
-
-    from .config import configure
+    from .config import database_setting
     from .paths import instance_folder
 
-    app = Flask(__package__, instance_path=str(instance_folder()))
-    configure(app)
-    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    instance = instance_folder()
     try:
-        connection = connect(url, Path(app.instance_path))
+        connection = connect(database_setting(instance), instance)
     except Exception as error:  # noqa: BLE001  the upgrade that follows says what is wrong
         print(f"tablebank: the schema could not be checked: {error}", file=sys.stderr)
         return 1

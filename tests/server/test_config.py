@@ -8,7 +8,7 @@ import stat
 import pytest
 from flask import Flask
 from tablebank import create_app
-from tablebank.config import configure, database_url, kept_secret
+from tablebank.config import configure, database_setting, database_url, kept_secret
 
 
 @pytest.fixture
@@ -74,6 +74,34 @@ def test_instance_config_then_environment_then_overrides(tmp_path, clean_env):
     app = bare_app(instance)
     configure(app, {"SQLALCHEMY_DATABASE_URI": "sqlite:///given.sqlite"})
     assert app.config["SQLALCHEMY_DATABASE_URI"] == "sqlite:///given.sqlite"
+
+
+@pytest.mark.parametrize(
+    ("in_file", "in_environment"),
+    [
+        ({}, {}),
+        ({"DATABASE_URL": "postgres://file@db/tb"}, {}),
+        ({"DATABASE_URL": "postgres://a@db/tb", "SQLALCHEMY_DATABASE_URI": "sqlite:///b"}, {}),
+        ({"DATABASE_URL": "postgres://file@db/tb"}, {"TABLEBANK_DATABASE_URL": "sqlite:///p"}),
+        ({}, {"TABLEBANK_SQLALCHEMY_DATABASE_URI": '"sqlite:///json.sqlite"'}),
+        ({"DATABASE_URL": "sqlite:///f"}, {"TABLEBANK_DATABASE_URL": "x", "DATABASE_URL": "y"}),
+    ],
+)
+def test_the_schema_check_names_the_database_the_app_uses(
+    tmp_path, clean_env, in_file, in_environment
+):
+    """gunicorn's master checks the schema without Flask (config.database_setting): it must
+    name the very database the workers will open, whichever layer sets it."""
+    for name in ("TABLEBANK_DATABASE_URL", "TABLEBANK_SQLALCHEMY_DATABASE_URI"):
+        clean_env.delenv(name, raising=False)
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "config.py").write_text("".join(f"{k} = {v!r}\n" for k, v in in_file.items()))
+    for name, value in in_environment.items():
+        clean_env.setenv(name, value)
+    app = bare_app(instance)
+    configure(app)
+    assert database_setting(instance) == app.config["SQLALCHEMY_DATABASE_URI"]
 
 
 def test_create_app_reads_database_url_from_the_environment(tmp_path, clean_env):
