@@ -13,13 +13,15 @@ without touching the database. gunicorn stops the whole server when a worker fai
 if workers upgraded at boot, one worker restarted (a crash, a timeout) while the database is
 down would take every table's server down for good, instead of a few 503s. A reload
 (SIGHUP) keeps the old workers serving until the new ones have made the app (app/handover.py).
+Workers boot at most one per core at a time, so that the first answers sooner
+(app/staggered_boot.py).
 """
 
 import os
 import subprocess
 import sys
 
-from . import handover
+from . import handover, staggered_boot
 
 # The operator's own choice, read once: the master sets it to false for its workers.
 UPGRADE_ON_START = os.environ.get("TABLEBANK_UPGRADE_ON_START", "true").lower() != "false"
@@ -41,6 +43,16 @@ def on_starting(server) -> None:
     if not upgrade_schema_once():
         sys.exit("tablebank: the database schema could not be upgraded (see above)")
     server.tablebank_handover = handover.Handover(server)
+    try:
+        server.tablebank_boot = staggered_boot.StaggeredBoot(server)
+    except OSError as error:  # no folder to say booted in: gunicorn's own, all at once
+        server.log.warning("tablebank: the workers boot all at once (%s)", error)
+
+
+def on_exit(server) -> None:
+    boot = getattr(server, "tablebank_boot", None)
+    if boot is not None:
+        boot.close()
 
 
 def on_reload(server) -> None:
@@ -59,6 +71,7 @@ def on_reload(server) -> None:
 
 def post_worker_init(worker) -> None:
     handover.ready(worker.log)
+    staggered_boot.booted(worker.log)
 
 
 def upgrade_schema_once() -> bool:

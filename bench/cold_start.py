@@ -18,8 +18,9 @@ does not compile the app's sources again when PYTHONDONTWRITEBYTECODE is set in 
 shell that runs the bench (the floors' Flask and gevent are compiled in site-packages).
 
 --one-process times the `tablebank` command and its floor only (no PostgreSQL needed);
---before times another checkout's `tablebank` command as well, interleaved with this one's
-(its app/ on the PYTHONPATH, its own instance folder, the same database).
+--before times another checkout's `tablebank` command (and, without --one-process, its
+gunicorn) as well, interleaved with this one's (its app/ on the PYTHONPATH, its own instance
+folder, the same database).
 
     python -m bench.cold_start
     python -m bench.cold_start --smoke
@@ -51,6 +52,7 @@ MINIMAL = (
 MINIMAL_APP = "from flask import Flask\napp = Flask('minimal')\napp.get('/')(lambda: 'hello')\n"
 TARGET_RATIO, TARGET_GUNICORN_S = 2.0, 3.0
 ONE, ONE_FLOOR, ONE_BEFORE = "tablebank, SQLite", "minimal Flask, gevent", "tablebank before"
+MANY_BEFORE = "gunicorn before"
 
 
 def first_answer(command: list[str], env: dict, port: int, timeout: float = 60) -> float:
@@ -95,15 +97,15 @@ def variants(args, sqlite: str, postgres: str, folder: Path) -> dict:
     app_file = folder / "minimal_app.py"
     app_file.write_text(MINIMAL_APP)
     instance = {"TABLEBANK_INSTANCE": str(folder / "instance")}
-    one, one_floor, one_before, many, many_floor = free_ports(5)
+    one, one_floor, one_before, many, many_floor, many_before = free_ports(6)
 
     def tablebank(port: int, url: str, env: dict | None = None):
         command = common.command_for(args, "tablebank", port)
         return first_answer(command, {"DATABASE_URL": url, **instance, **(env or {})}, port)
 
-    def gunicorn(url: str):
-        command = common.command_for(args, "gunicorn", many)
-        return first_answer(command, {"DATABASE_URL": url, **instance}, many)
+    def gunicorn(url: str, port: int = many, env: dict | None = None):
+        command = common.command_for(args, "gunicorn", port)
+        return first_answer(command, {"DATABASE_URL": url, **instance, **(env or {})}, port)
 
     def minimal():
         return first_answer([sys.executable, "-c", MINIMAL.format(port=one_floor)], {}, one_floor)
@@ -125,7 +127,9 @@ def variants(args, sqlite: str, postgres: str, folder: Path) -> dict:
         starts[ONE_BEFORE] = lambda: tablebank(one_before, sqlite, before)
     if not args.one_process:
         starts[gunicorn_name(args)] = lambda: gunicorn(postgres)
-        starts[f"minimal Flask, gunicorn {args.workers} workers"] = minimal_gunicorn
+        starts[gunicorn_floor_name(args)] = minimal_gunicorn
+        if args.before:
+            starts[MANY_BEFORE] = lambda: gunicorn(postgres, many_before, before)
     return starts
 
 
@@ -140,6 +144,10 @@ def free_ports(count: int) -> list[int]:
 
 def gunicorn_name(args) -> str:
     return f"gunicorn {args.workers} workers, PostgreSQL"
+
+
+def gunicorn_floor_name(args) -> str:
+    return f"minimal Flask, gunicorn {args.workers} workers"
 
 
 def main() -> int:
@@ -178,6 +186,8 @@ def main() -> int:
             empty["gunicorn, PostgreSQL"] = starts[gunicorn_name(args)]()
         if args.before:
             starts[ONE_BEFORE]()  # its own instance folder made, as this one's was
+            if not args.one_process:
+                starts[MANY_BEFORE]()
         times: dict[str, list[float]] = {name: [] for name in starts}
         for _ in range(args.rounds):
             for name in rng.sample(list(starts), len(starts)):
@@ -194,13 +204,15 @@ def main() -> int:
         before = figures["ratio_one_before"] = common.ratio(p50[ONE_BEFORE], p50[ONE_FLOOR])
         print(f"tablebank before / minimal Flask: {before}")
     if not args.one_process:
-        gunicorn, gunicorn_floor = names[-2:]
+        gunicorn, gunicorn_floor = gunicorn_name(args), gunicorn_floor_name(args)
         many = figures["ratio_gunicorn"] = common.ratio(p50[gunicorn], p50[gunicorn_floor])
         print(
             f"gunicorn {args.workers} workers: {p50[gunicorn]:.2f} s (target <= "
             f"{TARGET_GUNICORN_S} s: {met(p50[gunicorn], TARGET_GUNICORN_S)}), "
             f"{many}x its minimal Flask"
         )
+        if args.before:
+            print(f"gunicorn before: {p50[MANY_BEFORE]:.2f} s")
     common.print_json(
         "cold_start", {**figures, "first_start_empty_s": empty, "rounds": args.rounds}
     )
