@@ -304,3 +304,20 @@ def test_r1_a_phone_s_turn_page_opened_again_after_the_throw_says_the_turn_was_t
     assert again.status_code == 409
     assert "This turn was already taken" in table.text(again.text)
     assert "It is Bea's turn" not in table.text(again.text)
+
+
+def test_r1_the_codes_page_says_who_takes_the_turns_and_the_switch_says_what_it_will_do(table):
+    """R1: a line says who takes the turns now; the button under it names the change."""
+    table.new_game()
+    page = table.page(f"/g/{table.id}/codes")
+    assert "<strong>Only the banker takes turns</strong>" in page
+    assert table.buttons(page) == [("Let players take their own turns on their phones", True)]
+    table.press(page, "Let players take their own turns on their phones")
+    assert table.state().settings.phone_turns
+    page = table.page(f"/g/{table.id}/codes")
+    assert "<strong>Players take their own turns on their phones</strong>" in page
+    assert [b for b in table.buttons(page) if "turns" in b[0]] == [
+        ("Let only the banker take turns", True)
+    ]
+    table.press(page, "Let only the banker take turns")
+    assert not table.state().settings.phone_turns
