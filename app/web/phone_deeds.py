@@ -7,13 +7,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, request
 
 from .. import bank
-from ..models import Game
-from ..rules import RuleError
 from ..rules.endgame import ended
-from ..rules.property import check_trade_parties, lift_cost, whole_groups
+from ..rules.property import lift_cost, whole_groups
 from .pages import page, player_by_token, previewed
 from .phone import own_field
-from .property import group_options, trade_payload
+from .property import group_options, parties_checked, trade_payload
 from .words import refused
 
 bp = Blueprint("phone_deeds", __name__, url_prefix="/p/<token>")
@@ -72,14 +70,3 @@ def trade(token: str):
         lift_cost=lift_cost,
     )
 
-
-def parties_checked(game: Game, payload: dict | None) -> tuple[dict | None, str | None]:
-    """The trade asked for, if the rules core lets its two players trade (X1, K2: not a
-    bankrupt partner, not oneself); else no trade to draw, and the core's refusal in words."""
-    if payload is None:
-        return None, None
-    try:
-        check_trade_parties(bank.state_of(game), bank.edition_of(game), payload)
-    except RuleError as refusal:
-        return None, refused(refusal)
-    return payload, None

@@ -344,3 +344,15 @@ def test_k2_x1_a_phone_s_trade_with_a_bankrupt_player_is_refused_in_words(table,
     assert "Offer the trade" not in text and "Cal" in text
     with_cal = table.text(table.page(f"{table.phone(0)}/trade?partner=2", phone))
     assert "Cal gives" in with_cal and "bankrupt" not in with_cal
+
+
+def test_k2_x1_the_banker_s_trade_with_a_bankrupt_player_is_refused_in_words(table):
+    """K2, X1: the banker's trade page at an address naming bankrupt Bea says she is out of
+    the game and draws no side of hers; the deeds to sell are offered instead."""
+    table.new_game(("Ana", "Bea", "Cal"))
+    bea_cannot_pay_ana(table, BOARDWALK)
+    table.do("bankrupt", player=1)
+    for pair in ("player=0&partner=1", "player=1&partner=2"):
+        text = table.read(f"/g/{table.id}/trade?{pair}&give_deeds={BOARDWALK}&cash=1")
+        assert "Bea is bankrupt and out of the game" in text
+        assert "Bea gives" not in text and "Sell a deed for cash" in text
