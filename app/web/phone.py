@@ -55,7 +55,7 @@ def offers_from(game: Game, state, seat: int) -> list[tuple]:
     accepting would make it, and the way to withdraw it (X1: either side may say no)."""
     found = []
     for pending in state.offers:
-        if str(pending.trade["player"]) == str(seat):
+        if pending.offered_by(seat):
             partner = state.players[int(pending.trade["partner"])]
             deal = previewed(game, "trade_accept", {"player": partner.seat, "offer": pending.id})
             withdraw = previewed(

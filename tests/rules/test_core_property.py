@@ -282,6 +282,18 @@ def test_x3_a_mortgaged_deed_may_be_traded():
     assert table.state.deeds[READING].owner == 2 and table.state.deeds[READING].mortgaged
 
 
+def test_x1_an_open_offer_knows_who_made_it_and_who_answers_it_as_the_seats_were_sent():
+    """X1: a phone's form sends seats as text; the offer still names its proposer (who may
+    withdraw it) and its partner (who accepts or declines it), and no one else."""
+    table = Table().own(0, BOARDWALK)
+    trade = {"give": {"deeds": [BOARDWALK]}, "take": {"cash": 100}}
+    table.do("trade_offer", player="0", partner="1", **trade)
+    [offer] = table.state.offers
+    assert [offer.offered_by(seat) for seat in (0, 1, 2)] == [True, False, False]
+    assert [offer.offered_to(seat) for seat in (0, 1, 2)] == [False, True, False]
+    assert [offer.concerns(seat) for seat in (0, 1, 2)] == [True, True, False]
+
+
 def test_b5_a_house_won_at_auction_costs_the_bid_not_the_printed_price(greens):
     table = greens.own(1, *BROWN).put(0, cash=100)  # bidding may start at 50, under 200
     table.state.houses = 1
