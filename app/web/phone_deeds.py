@@ -69,4 +69,3 @@ def trade(token: str):
         option=option,
         lift_cost=lift_cost,
     )
-
