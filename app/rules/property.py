@@ -452,6 +452,21 @@ def say_side(act: Act, giver: PlayerState, taker: PlayerState, side: dict) -> No
         act.say("{count:cards} from {giver} to {taker}", count=side["jail_free"], **names)
 
 
+def trade_parties(act: Act) -> tuple[PlayerState, PlayerState]:
+    """X1, K2, K3: who a trade is between (its `player` and `partner`): two players at the
+    table, both still in the game (a bankrupt player holds nothing and trades nothing)."""
+    player, partner = act.player(), act.player("partner")
+    if player is partner:
+        raise RuleError("input", "A trade needs two different players")
+    return player, partner
+
+
+def check_trade_parties(state: GameState, edition: Edition, trade: dict) -> None:
+    """A trade's players checked before its sides are chosen (a page drawing a trade):
+    refused as the trade itself would be (`trade_parties`)."""
+    trade_parties(Act(state, edition, trade))
+
+
 @action(
     "trade",
     label=N_("Trade"),
@@ -461,9 +476,7 @@ def say_side(act: Act, giver: PlayerState, taker: PlayerState, side: dict) -> No
 )
 def trade(act: Act) -> None:
     """X1-X3, M4, C3: cash, deeds and jail free cards both ways between two players."""
-    player, partner = act.player(), act.player("partner")
-    if player is partner:
-        raise RuleError("input", "A trade needs two different players")
+    player, partner = trade_parties(act)
     give, take = trade_side(act, "give", player), trade_side(act, "take", partner)
     if not (give["deeds"] or give["cash"] or give["jail_free"]) or not (
         take["deeds"] or take["cash"] or take["jail_free"]

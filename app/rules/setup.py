@@ -98,9 +98,10 @@ def _setup_player(seat: int, raw: object, cash: int) -> PlayerState:
             most=MAX_NAME,
         )
     colour = raw.get("colour")
+    player = PlayerState(seat=seat, name=name, colour=str(colour).lower(), cash=cash)
     if not isinstance(colour, str) or not COLOUR.match(colour):
-        raise RuleError("input", "{player} needs a colour like #e03131", player=seat, name=name)
-    return PlayerState(seat=seat, name=name, colour=colour.lower(), cash=cash)
+        raise RuleError("input", "{player} needs a colour like #e03131", player=player)
+    return player
 
 
 def valid_time(value: object) -> bool:

@@ -104,6 +104,9 @@ class TradeOffer:
     def offered_to(self, seat: int) -> bool:
         return str(self.trade["partner"]) == str(seat)  # a seat as sent: a number or form text
 
+    def offered_by(self, seat: int) -> bool:
+        return str(self.trade["player"]) == str(seat)  # the proposer, as sent
+
     def received(self) -> list[int]:
         """The deeds the partner would receive (as offered: numbers or form text)."""
         return [
@@ -111,7 +114,7 @@ class TradeOffer:
         ]
 
     def concerns(self, seat: int) -> bool:
-        return str(seat) in (str(self.trade["player"]), str(self.trade["partner"]))
+        return self.offered_by(seat) or self.offered_to(seat)
 
 
 @dataclass

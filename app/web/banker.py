@@ -206,10 +206,11 @@ def turn(game_id: str):
     seat, dice = whole(request.args.get("seat")), whole(request.args.get("dice"))
     if dice is None or not 2 <= dice <= 12 or seat is None:
         return redirect(url_for("banker.dashboard", game_id=game_id))
-    if turns.turn_taken(game, seat, whole(request.args.get("v"))):
+    doubles, version = request.args.get("doubles") == "1", whole(request.args.get("v"))
+    if turns.turn_taken(game, seat, version):
         back = url_for("banker.dashboard", game_id=game_id)
-        return page("turn_taken.html", game, back=back), 409
-    doubles = request.args.get("doubles") == "1"
+        why = turns.no_throw_now(game, seat, version, dice, doubles)
+        return page("turn_taken.html", game, back=back, why=why), 409
     who = bank.state_of(game).players[seat]
     landing = turns.dice_options(game, seat, dice, doubles)
     return page("turn.html", game, who=who, dice=dice, doubles=doubles, **landing)

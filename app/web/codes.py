@@ -56,10 +56,21 @@ def codes(game_id: str):
         banker_url=banker_link(game),
         banker_qr=qr_svg(banker_link(game)),
         printable=printable,
-        phone_turns=previewed(
-            game, "phone_turns", {"allow": not state_turns(game)}, style="secondary"
-        ),
+        **phone_turns_switch(game),
     )
+
+
+def phone_turns_switch(game: Game) -> dict:
+    """R1: who takes the turns now, and the button that changes it, saying what it will do
+    (the core's sentence for it, "Only the banker takes turns", reads like the state)."""
+    if state_turns(game):
+        now = _("Players take their own turns on their phones")
+        label = _("Let only the banker take turns")
+    else:
+        now = _("Only the banker takes turns")
+        label = _("Let players take their own turns on their phones")
+    switch = previewed(game, "phone_turns", {"allow": not state_turns(game)}, label, "secondary")
+    return {"phone_turns_now": now, "phone_turns": switch}
 
 
 @bp.app_template_global()

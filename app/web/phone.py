@@ -55,7 +55,7 @@ def offers_from(game: Game, state, seat: int) -> list[tuple]:
     accepting would make it, and the way to withdraw it (X1: either side may say no)."""
     found = []
     for pending in state.offers:
-        if str(pending.trade["player"]) == str(seat):
+        if pending.offered_by(seat):
             partner = state.players[int(pending.trade["partner"])]
             deal = previewed(game, "trade_accept", {"player": partner.seat, "offer": pending.id})
             withdraw = previewed(
@@ -223,16 +223,18 @@ def player_pay(token: str):
 @bp.get("/p/<token>/turn")
 def player_turn(token: str):
     """The player's own throw, with phone turns on: the same pad, the same rules; a page
-    drawn for an earlier moment says the turn was taken."""
+    drawn for an earlier moment says the turn was taken, any other the core's refusal (a
+    crafted link: it is another player's turn)."""
     player = player_by_token(token)
     game = player.game
     dice = whole(request.args.get("dice"))
     if dice is None or not 2 <= dice <= 12 or own_field(game, "roll") is None:
         return redirect(url_for("phone.player_page", token=token))
     back = url_for("phone.player_page", token=token)
-    if turns.turn_taken(game, player.seat, whole(request.args.get("v"))):
-        return page("turn_taken.html", game, back=back, token=token), 409
-    doubles = request.args.get("doubles") == "1"
+    doubles, version = request.args.get("doubles") == "1", whole(request.args.get("v"))
+    if turns.turn_taken(game, player.seat, version):
+        why = turns.no_throw_now(game, player.seat, version, dice, doubles)
+        return page("turn_taken.html", game, back=back, token=token, why=why), 409
     me = bank.state_of(game).players[player.seat]
     landing = turns.dice_options(game, player.seat, dice, doubles)
     return page("phone_turn.html", game, token=token, who=me, dice=dice, doubles=doubles, **landing)

@@ -7,10 +7,12 @@ from __future__ import annotations
 from flask import Blueprint, abort, request
 
 from .. import bank
+from ..rules.endgame import ended
 from ..rules.property import lift_cost, whole_groups
 from .pages import page, player_by_token, previewed
 from .phone import own_field
-from .property import group_options, trade_payload
+from .property import group_options, parties_checked, trade_payload
+from .words import refused
 
 bp = Blueprint("phone_deeds", __name__, url_prefix="/p/<token>")
 
@@ -37,7 +39,9 @@ def deeds(token: str):
         (group, group_options(game, state, seat, group))
         for group in whole_groups(state, edition, seat)
     ]
-    return page("phone_deeds.html", game, token=token, seat=seat, rows=rows, groups=groups)
+    over = refused(ended(state)) if state.ended else None  # said once, not under every deed
+    context = dict(token=token, seat=seat, rows=rows, groups=groups, over=over)
+    return page("phone_deeds.html", game, **context)
 
 
 @bp.get("/trade")
@@ -48,9 +52,9 @@ def trade(token: str):
     state = bank.state_of(game)
     args = request.args.to_dict(flat=False)
     args["player"] = [str(seat)]
-    payload = trade_payload(state, args)
+    payload, refusal = parties_checked(game, trade_payload(state, args))
     option = None
-    if payload and payload["partner"] != str(seat):
+    if payload:
         asked = payload["give"]["deeds"] or payload["take"]["deeds"] or "cash" in request.args
         if asked:
             option = previewed(game, "trade_offer", payload)
@@ -61,6 +65,7 @@ def trade(token: str):
         seat=seat,
         args=request.args,
         payload=payload,
+        refusal=refusal,
         option=option,
         lift_cost=lift_cost,
     )

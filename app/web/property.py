@@ -10,7 +10,7 @@ from ..models import Game
 from ..rules import HOTEL, GameState, RuleError
 from ..rules.auctions import shortage
 from ..rules.edition import Edition, Group
-from ..rules.property import lift_cost, whole_groups
+from ..rules.property import check_trade_parties, lift_cost, whole_groups
 from .args import seat_of, wholes
 from .pages import Option, load, page, previewed
 from .words import N_, refused
@@ -156,7 +156,7 @@ def trade(game_id: str):
     """Build a trade, see each side's cash before and after, and choose M4 deed by deed."""
     game = load(game_id)
     state = bank.state_of(game)
-    payload = trade_payload(state)
+    payload, refusal = parties_checked(game, trade_payload(state))
     option = after = offer_option = None
     if payload and (payload["give"]["deeds"] or payload["take"]["deeds"] or "cash" in request.args):
         option = previewed(game, "trade", payload)
@@ -171,12 +171,25 @@ def trade(game_id: str):
         state=state,
         args=request.args,
         payload=payload,
+        refusal=refusal,
         option=option,
         after=after,
         received_mortgaged=received_mortgaged(state, payload),
         lift_cost=lift_cost,
         offer_option=offer_option,
     )
+
+
+def parties_checked(game: Game, payload: dict | None) -> tuple[dict | None, str | None]:
+    """The trade asked for, if the rules core lets its two players trade (X1, K2: not a
+    bankrupt player, not oneself); else no trade to draw, and the core's refusal in words."""
+    if payload is None:
+        return None, None
+    try:
+        check_trade_parties(bank.state_of(game), bank.edition_of(game), payload)
+    except RuleError as refusal:
+        return None, refused(refusal)
+    return payload, None
 
 
 def received_mortgaged(state: GameState, payload: dict | None) -> list[int]:

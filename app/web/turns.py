@@ -19,6 +19,7 @@ from ..rules.moves import ROLL, Move, Wait, step_of, waits
 from ..rules.state import CARD, CHOICES, DEBT, THROW, GameState, PlayerState
 from .pages import Option, previewed
 from .present import waits_of
+from .words import refused
 
 PRESETS = (10, 20, 50, 100, 150, 200, 300, 500)  # quick money, one tap each
 STYLES = {"decline": "secondary", "bankrupt": "danger", "jail_card": "secondary"}
@@ -154,6 +155,20 @@ def turn_taken(game: Game, seat: int | None, version: int | None) -> bool:
         return True
     wait = first_wait(game)
     return wait is None or wait.what not in (ROLL, THROW) or wait.seat != seat
+
+
+def no_throw_now(game: Game, seat: int, version: int | None, dice: int, doubles: bool):
+    """Why a pad page that was not drawn for an earlier moment takes no throw from `seat`:
+    the rules core's refusal of that throw now, in words (whose turn it is, what waits
+    first, the game over). None for a page drawn for an earlier moment (the Back button, a
+    second tap): that turn was taken."""
+    if version is not None and version != game.version:
+        return None
+    try:
+        bank.preview(game, "roll", {"player": seat, "dice": dice, "doubles": doubles})
+    except RuleError as refusal:
+        return refused(refusal)
+    return None
 
 
 def money_move(seat: int, to: str, amount: object) -> tuple[str, dict]:

@@ -54,6 +54,21 @@ def test_s1_a_game_has_two_to_eight_players(count):
     assert refused.value.rule == "S1"
 
 
+@pytest.mark.parametrize("colour", ["red", None, "#12345"])
+def test_s1_a_player_without_a_colour_is_refused_naming_them_and_their_seat(colour):
+    """S1: the refusal names the player (its words) and gives their seat and name (the API's
+    refusal body), as every refusal about a player does."""
+    players = [{"name": "Ana", "colour": "#e03131"}, {"name": " Bea ", "colour": colour}]
+    with pytest.raises(RuleError) as refused:
+        new_game(US, {"edition": "us-classic", "players": players})
+    assert refused.value.to_dict() == {
+        "error": "Bea needs a colour like #e03131",
+        "rule": "input",
+        "player": 1,
+        "name": "Bea",
+    }
+
+
 def test_s3_the_bank_starts_with_32_houses_and_12_hotels():
     state = Table().state
     assert (state.houses, state.hotels) == (US.houses, US.hotels) == (32, 12)

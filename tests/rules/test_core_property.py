@@ -4,9 +4,9 @@ with figures from the deeds and each payment checked by who paid whom."""
 from __future__ import annotations
 
 import pytest
-from tablebank.rules import HOTEL, rent_due
+from tablebank.rules import HOTEL, RuleError, rent_due
 from tablebank.rules.auctions import shortage
-from tablebank.rules.property import interest, lift_cost
+from tablebank.rules.property import check_trade_parties, interest, lift_cost
 
 from ..support import (
     BOARDWALK,
@@ -257,12 +257,41 @@ def test_x2_a_player_only_gives_what_they_hold():
     assert Table().refused("trade", **trade).rule == "X1"
 
 
+@pytest.mark.parametrize("bankrupt", [0, 1])
+def test_k2_x1_a_bankrupt_player_trades_nothing_either_side(bankrupt):
+    """K2: a player out of the game cannot trade, as proposer or partner; a page asks the
+    same question before any side is chosen (check_trade_parties), with the same answer."""
+    table = Table().own(1 - bankrupt, BOARDWALK).put(bankrupt, bankrupt=True)
+    give = {"deeds": [BOARDWALK]} if bankrupt else {"cash": 10}
+    take = {"cash": 10} if bankrupt else {"deeds": [BOARDWALK]}
+    trade = {"player": 0, "partner": 1, "give": give, "take": take}
+    error = table.refused("trade", **trade)
+    assert error.rule == "K2" and error.params["player"] == bankrupt
+    assert error.message == f"{table.state.players[bankrupt].name} is bankrupt and out of the game"
+    with pytest.raises(RuleError) as asked:
+        check_trade_parties(table.state, table.edition, {"player": 0, "partner": 1})
+    assert asked.value.to_dict() == error.to_dict()
+    check_trade_parties(table.state, table.edition, {"player": 1 - bankrupt, "partner": 2})
+
+
 def test_x3_a_mortgaged_deed_may_be_traded():
     table = Table().own(0, READING, mortgaged=[READING])
     trade = {"player": 0, "partner": 2, "give": {"deeds": [READING]}, "take": {"cash": 80}}
     outcome = table.do("trade", **trade)
     assert paid(outcome) == [(2, 0, 80), (2, None, interest(US.spaces[READING].mortgage))]
     assert table.state.deeds[READING].owner == 2 and table.state.deeds[READING].mortgaged
+
+
+def test_x1_an_open_offer_knows_who_made_it_and_who_answers_it_as_the_seats_were_sent():
+    """X1: a phone's form sends seats as text; the offer still names its proposer (who may
+    withdraw it) and its partner (who accepts or declines it), and no one else."""
+    table = Table().own(0, BOARDWALK)
+    trade = {"give": {"deeds": [BOARDWALK]}, "take": {"cash": 100}}
+    table.do("trade_offer", player="0", partner="1", **trade)
+    [offer] = table.state.offers
+    assert [offer.offered_by(seat) for seat in (0, 1, 2)] == [True, False, False]
+    assert [offer.offered_to(seat) for seat in (0, 1, 2)] == [False, True, False]
+    assert [offer.concerns(seat) for seat in (0, 1, 2)] == [True, True, False]
 
 
 def test_b5_a_house_won_at_auction_costs_the_bid_not_the_printed_price(greens):

@@ -274,3 +274,50 @@ def test_r1_a_phone_form_drawn_before_the_game_moved_on_is_refused_with_the_way_
     assert "This turn was already taken" in table.text(answer.text)
     assert f'href="{table.phone(0)}"' in answer.text
     assert table.game() == before
+
+
+def test_r1_a_turn_link_for_a_seat_whose_turn_it_is_not_says_whose_turn_it_is(table, app):
+    """R1: Bea opens a throw's address on Ana's turn (a crafted or old link, never her turn):
+    the page says it is Ana's turn, not that Bea's turn was taken; nothing changes."""
+    table.new_game()
+    table.do("phone_turns", allow=True)
+    before = table.game()
+    for query in ("dice=6", f"dice=6&v={before['version']}"):
+        answer = app.test_client().get(f"{table.phone(1)}/turn?{query}")
+        assert answer.status_code == 409
+        words = table.text(answer.text)
+        assert "It is Ana's turn" in words and "Nothing was done." in words
+        assert "already taken" not in words and "earlier moment" not in words
+        assert table.buttons(answer.text) == []
+    assert table.game() == before
+
+
+def test_r1_a_phone_s_turn_page_opened_again_after_the_throw_says_the_turn_was_taken(table, app):
+    """R1: Ana throws from her phone, then her Back button opens the same turn page again:
+    that turn was taken (a real second tap), though it is Bea's turn now."""
+    table.new_game()
+    table.do("phone_turns", allow=True)
+    phone = app.test_client()
+    turn = table.dice(table.page(table.phone(0), phone), 5, client=phone)
+    table.press(turn.text, "Ana throws 5 and moves to Reading Railroad; Ana buys", phone)
+    again = phone.get(turn.request.full_path)
+    assert again.status_code == 409
+    assert "This turn was already taken" in table.text(again.text)
+    assert "It is Bea's turn" not in table.text(again.text)
+
+
+def test_r1_the_codes_page_says_who_takes_the_turns_and_the_switch_says_what_it_will_do(table):
+    """R1: a line says who takes the turns now; the button under it names the change."""
+    table.new_game()
+    page = table.page(f"/g/{table.id}/codes")
+    assert "<strong>Only the banker takes turns</strong>" in page
+    assert table.buttons(page) == [("Let players take their own turns on their phones", True)]
+    table.press(page, "Let players take their own turns on their phones")
+    assert table.state().settings.phone_turns
+    page = table.page(f"/g/{table.id}/codes")
+    assert "<strong>Players take their own turns on their phones</strong>" in page
+    assert [b for b in table.buttons(page) if "turns" in b[0]] == [
+        ("Let only the banker take turns", True)
+    ]
+    table.press(page, "Let only the banker take turns")
+    assert not table.state().settings.phone_turns

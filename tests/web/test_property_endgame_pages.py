@@ -309,3 +309,50 @@ def test_k2_m4_every_bankruptcy_button_of_the_page_follows_the_creditors_choice(
     lifted = table.page(f"/g/{table.id}/bankrupt?player=1&lift={READING}")
     offered = [label for label, _ in table.buttons(lifted) if label.startswith("Bea is bankrupt")]
     assert offered and all("Ana lifts Reading Railroad now for $110" in o for o in offered), offered
+
+
+def test_k4_a_finished_game_s_phone_deeds_page_says_it_has_ended_once(table, app):
+    """K4: Bea goes bankrupt to Ana and Ana is the last player left. Ana's deeds page (phone
+    turns on) says the game has ended once, and lists her deeds without a refused button
+    under each; nothing to build or trade is offered."""
+    table.new_game()
+    table.do("phone_turns", allow=True)
+    bea_cannot_pay_ana(table, BOARDWALK)
+    table.do("bankrupt", player=1)
+    assert table.game()["ended"]
+    page = table.page(f"{table.phone(0)}/deeds", app.test_client())
+    text = table.text(page)
+    assert text.count("Ana is the last player left: the game has ended.") == 1
+    for deed in (*GREENS, BOARDWALK):
+        assert US.spaces[deed].name in text
+    assert table.buttons(page) == []
+    assert "Offer a trade" not in text
+
+
+def test_k2_x1_a_phone_s_trade_with_a_bankrupt_player_is_refused_in_words(table, app):
+    """K2, X1: Bea is bankrupt; Ana's phone opened at a trade with her (a typed address)
+    says Bea is out of the game and draws no side of hers; Cal is still offered."""
+    table.new_game(("Ana", "Bea", "Cal"))
+    table.do("phone_turns", allow=True)
+    bea_cannot_pay_ana(table, BOARDWALK)
+    table.do("bankrupt", player=1)
+    phone = app.test_client()
+    page = table.page(f"{table.phone(0)}/trade?partner=1&take_deeds={BOARDWALK}&cash=1", phone)
+    text = table.text(page)
+    assert "Bea is bankrupt and out of the game" in text
+    assert "Bea gives" not in text
+    assert "Offer the trade" not in text and "Cal" in text
+    with_cal = table.text(table.page(f"{table.phone(0)}/trade?partner=2", phone))
+    assert "Cal gives" in with_cal and "bankrupt" not in with_cal
+
+
+def test_k2_x1_the_banker_s_trade_with_a_bankrupt_player_is_refused_in_words(table):
+    """K2, X1: the banker's trade page at an address naming bankrupt Bea says she is out of
+    the game and draws no side of hers; the deeds to sell are offered instead."""
+    table.new_game(("Ana", "Bea", "Cal"))
+    bea_cannot_pay_ana(table, BOARDWALK)
+    table.do("bankrupt", player=1)
+    for pair in ("player=0&partner=1", "player=1&partner=2"):
+        text = table.read(f"/g/{table.id}/trade?{pair}&give_deeds={BOARDWALK}&cash=1")
+        assert "Bea is bankrupt and out of the game" in text
+        assert "Bea gives" not in text and "Sell a deed for cash" in text

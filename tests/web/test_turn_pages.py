@@ -136,10 +136,13 @@ def test_r1_a_pad_page_drawn_before_the_turn_was_taken_says_so_and_does_nothing(
 
 
 def test_r1_a_turn_page_for_the_seat_whose_turn_it_is_not_is_refused(table):
+    """A crafted link: the page says whose turn it is (the core's word), not that the turn
+    was taken."""
     table.new_game()
     version = table.game()["version"]
     page = table.client.get(f"/g/{table.id}/turn?seat=1&dice=5&v={version}")
-    assert page.status_code == 409 and "This turn was already taken" in page.text
+    assert page.status_code == 409 and "It is Ana's turn" in table.text(page.text)
+    assert "already taken" not in page.text
     assert table.state().players[1].position == 0
 
 
