@@ -7,7 +7,7 @@ from __future__ import annotations
 from tablebank.live import watcher
 
 from ..streams import Opened
-from ..support import BOARDWALK, US
+from ..support import BOARDWALK, READING, US
 
 JUST_VISITING = 10  # a throw of 10 from GO: nothing to choose, the turn passes on
 
@@ -78,3 +78,51 @@ def test_k1_the_creditor_s_phone_says_a_debt_is_owed_to_them_live(table, app):
         watcher(app).stop()
     assert "owes you" not in table.text(cal_now[1])
     assert table.cash()[2] == 1500 - US.spaces[BOARDWALK].price + rent
+
+
+def history_on_phone(table, app, seat: int) -> str:
+    """The player's own history, as their phone's page shows it."""
+    page = table.page(f"{table.phone(seat)}/history", app.test_client())
+    return table.text(page)
+
+
+def test_x1_a_withdrawn_or_declined_offer_is_in_both_players_own_histories(table, app):
+    """X1: an offer answered by either side, withdrawn by Ana or declined by Bea, is in Ana's
+    history and in Bea's, after the offer itself; an undo of the withdrawal is in both too."""
+    table.new_game(("Ana", "Bea", "Cal"))
+    table.own(0, BOARDWALK)
+    trade = {"player": 0, "partner": 1, "give": {"deeds": [BOARDWALK]}, "take": {"cash": 500}}
+    table.do("trade_offer", **trade)
+    assert table.phone_do(0, "trade_decline", player=0, offer=1).status_code == 302
+    withdrawn = "Ana withdraws the trade offered to Bea"
+    for seat in (0, 1):
+        assert withdrawn in history_on_phone(table, app, seat), seat
+    assert withdrawn in table.read(table.phone(1), app.test_client())  # her page's own list
+    assert "Ana offers Bea a trade" not in history_on_phone(table, app, 2)
+    table.act("undo")
+    for seat in (0, 1):
+        assert f"Undo: {withdrawn}" in history_on_phone(table, app, seat), seat
+    table.do("trade_offer", **trade)
+    assert table.phone_do(1, "trade_decline", player=1, offer=2).status_code == 302
+    for seat in (0, 1):
+        assert "Bea declines the trade" in history_on_phone(table, app, seat), seat
+    assert withdrawn not in history_on_phone(table, app, 2)
+
+
+def test_x1_a_trade_of_deeds_accepted_on_a_phone_is_in_the_proposer_s_history(table, app):
+    """X1: Bea accepts Ana's offer of a deed for a deed (no money moves): the trade is in
+    Ana's own history as it is in Bea's."""
+    table.new_game(("Ana", "Bea"))
+    table.own(0, BOARDWALK)
+    table.own(1, READING)
+    trade = {
+        "player": 0,
+        "partner": 1,
+        "give": {"deeds": [BOARDWALK]},
+        "take": {"deeds": [READING]},
+    }
+    table.do("trade_offer", **trade)
+    assert table.phone_do(1, "trade_accept", player=1, offer=1).status_code == 302
+    assert table.state().deeds[READING].owner == 0
+    for seat in (0, 1):
+        assert "Ana trades with Bea" in history_on_phone(table, app, seat), seat
