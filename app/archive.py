@@ -237,6 +237,7 @@ class Replay:
         self.top = SimpleNamespace(last_standing=None)  # the game, as far as the chain goes
         self.rows: list[SimpleNamespace] = []
         self.parties: list[dict] = []
+        self.seats: dict[int, set[int]] = {}  # the seats each action concerns, by number
 
     def step(self, number: int, kind: str, payload: dict, actor: str, at: datetime) -> None:
         undone = self.rows[self.top.last_standing - 1] if self.top.last_standing else None
@@ -260,7 +261,9 @@ class Replay:
             checkpoint=None,
             worths=None,
         )
-        seats = logbook.fill(self.top, row, outcome.state, self.edition, undone)
+        parties = self.seats[undone.seq] if kind == UNDO else outcome.parties
+        seats = logbook.fill(self.top, row, outcome.state, self.edition, undone, parties)
+        self.seats[number] = seats
         self.parties += [{"game_id": self.game_id, "seat": s, "seq": number} for s in seats]
         self.rows.append(row)
         self.state = outcome.state

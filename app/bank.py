@@ -293,7 +293,7 @@ def _append(
         created_at=now(),  # the news to the other processes carries it
     )
     undone = logbook.undo_target(game) if kind == UNDO else None
-    seats = logbook.record(game, row, outcome.state, edition_of(game), undone)
+    seats = logbook.record(game, row, outcome.state, edition_of(game), undone, outcome.parties)
     game.state = outcome.state.to_dict()
     integrity.seal(game)
     db.session.add(row)

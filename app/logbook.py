@@ -61,27 +61,42 @@ def worths_of(state: GameState, edition: Edition) -> list[int]:
     return [score(state, edition, p.seat) for p in state.players]
 
 
-def record(game: Game, row: Action, state: GameState, edition: Edition, undone=None) -> set[int]:
+def record(
+    game: Game, row: Action, state: GameState, edition: Edition, undone=None, parties=()
+) -> set[int]:
     """Fill in the row's undo chain, checkpoint, worths and parties; move the top of the chain.
-    `undone` is the row an undo takes back. The seats it concerns."""
-    seats = fill(game, row, state, edition, undone)
+    `undone` is the row an undo takes back (which concerns the seats that row concerned);
+    `parties`, the seats the rules core said the action concerns (`Outcome.parties`). The
+    seats it concerns."""
+    if undone is not None:
+        parties = {*parties, *parties_of(game, undone.seq)}
+    seats = fill(game, row, state, edition, undone, parties)
     db.session.add_all(Party(game_id=game.id, seat=seat, seq=row.seq) for seat in seats)
     return seats
 
 
-def fill(game, row, state: GameState, edition: Edition, undone=None) -> set[int]:
+def parties_of(game: Game, seq: int) -> set[int]:
+    """The seats a logged action concerns, as recorded."""
+    query = select(Party.seat).where(Party.game_id == game.id, Party.seq == seq)
+    return set(db.session.scalars(query))
+
+
+def fill(game, row, state: GameState, edition: Edition, undone=None, parties=()) -> set[int]:
     """`record` without the database: the row's undo chain, checkpoint and worths, the top of
-    the chain moved; returns the seats it concerns. Any objects with these attributes do (an
-    import fills plain rows and writes them all at once: app/archive.py)."""
+    the chain moved; returns the seats it concerns (those its payload names and its money
+    moved, and `parties`). Any objects with these attributes do (an import fills plain rows
+    and writes them all at once: app/archive.py)."""
     row.worths = worths_of(state, edition)
     if row.kind == UNDO:
         row.undoes = undone.seq
         game.last_standing = undone.below
-        return concerned(undone.kind, undone.payload, undone.movements, len(state.players))
-    row.below = game.last_standing
-    row.checkpoint = pack(state)
-    game.last_standing = row.seq
-    return concerned(row.kind, row.payload, row.movements, len(state.players))
+        about = undone
+    else:
+        row.below = game.last_standing
+        row.checkpoint = pack(state)
+        game.last_standing = row.seq
+        about = row
+    return concerned(about.kind, about.payload, about.movements, len(state.players)) | set(parties)
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -373,10 +388,12 @@ def reindex(game: Game, edition: Edition) -> None:
                 continue  # an undo with nothing to take back was refused, never logged
             undone = in_force.pop()
             state = state_at_row(in_force[-1] if in_force else None, game, edition)
+            parties = ()
         else:
-            state = apply(state, edition, row.kind, row.payload).state
+            outcome = apply(state, edition, row.kind, row.payload)
+            state, parties = outcome.state, outcome.parties
             in_force.append(row)
-        record(game, row, state, edition, undone)
+        record(game, row, state, edition, undone, parties)
     game.log_format = LOG_FORMAT
 
 

@@ -112,13 +112,24 @@ var tablebank = (function () {
     // One merge that throws must not stop the ones after it.
     shown = shown.then(morphReady).then(function () { merge(html, v); }).catch(function (e) { console.error(e); });
   }
+  // A place drawn once with the page (`data-kept`: a new game's banker link) stays as it is.
+  function morphable(node) { return !(node.nodeType === 1 && node.hasAttribute("data-kept")); }
+  // What the reader is typing in stays; a focused link or button is merged like any other
+  // node (idiomorph would keep its old words: the undo button naming an action taken back).
+  function typing() {
+    var field = document.activeElement;
+    return Boolean(field && /^(INPUT|TEXTAREA|SELECT)$/.test(field.tagName));
+  }
   function merge(html, v) {
     if (!box || v < Number(box.dataset.version)) { return; }
     if (window.Idiomorph) {
-      Idiomorph.morph(box, html, { morphStyle: "innerHTML", ignoreActiveValue: true, restoreFocus: true,
-                                   callbacks: { beforeAttributeUpdated: keep } });
+      Idiomorph.morph(box, html, { morphStyle: "innerHTML", ignoreActiveValue: typing(), restoreFocus: true,
+                                   callbacks: { beforeAttributeUpdated: keep, beforeNodeMorphed: morphable } });
     } else {
+      var once = box.querySelector("[data-kept]");
       box.innerHTML = html;
+      var place = once && box.querySelector("[data-kept]");
+      if (place) { place.replaceWith(once); }
     }
     box.dataset.version = String(v);
     announce();

@@ -41,6 +41,9 @@ class Outcome:
     text: str
     movements: list[Movement] = field(default_factory=list)
     lines: list = field(default_factory=list)  # [template, values] pairs, for translation
+    # the seats it concerns beyond those its payload names and its money moved (an offer's
+    # two sides, when one of them answers it): whose history shows it
+    parties: frozenset[int] = frozenset()
 
 
 # -- reading a payload ------------------------------------------------------------------
@@ -90,6 +93,7 @@ class Act:
         self.payload = payload
         self.lines: list[tuple[str, dict]] = []
         self.movements: list[Movement] = []
+        self.parties: set[int] = set()
 
     def part(self, payload: dict) -> Act:
         """A step of this action with fields of its own (the deed auctioned next, the offer's
@@ -131,6 +135,10 @@ class Act:
         """A name from the payload (a card id, a group id); anything but text is no name."""
         value = self.payload.get(key)
         return value if isinstance(value, str) else ""
+
+    def concern(self, *seats: int) -> None:
+        """The action concerns these seats too, though its payload does not name them."""
+        self.parties.update(seats)
 
     def say(self, template: str, **params: object) -> None:
         """Add to what the action did, as a template and its values (see words.py)."""

@@ -38,4 +38,4 @@ def apply(state: GameState, edition: Edition, kind: str, payload: dict) -> Outco
     settle_turn(act.state)
     text = sentence(act.lines, edition.money)
     lines = [[template, params] for template, params in act.lines]
-    return Outcome(act.state, text, act.movements, lines)
+    return Outcome(act.state, text, act.movements, lines, frozenset(act.parties))

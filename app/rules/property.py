@@ -555,7 +555,8 @@ def find_offer(act: Act) -> TradeOffer:
 
 def answered_offer(act: Act, accepting: bool) -> tuple[TradeOffer, PlayerState]:
     """The offer answered and who answers it, taken off the open offers (X1): only the
-    partner accepts; either side declines (the proposer withdraws it)."""
+    partner accepts; either side declines (the proposer withdraws it). The answer concerns
+    both sides, whoever gives it."""
     offer, player = find_offer(act), act.player()
     if accepting and not offer.offered_to(player.seat):
         partner = act.state.players[int(offer.trade["partner"])]
@@ -563,6 +564,7 @@ def answered_offer(act: Act, accepting: bool) -> tuple[TradeOffer, PlayerState]:
     if not offer.concerns(player.seat):
         raise RuleError("X1", "{player} is not part of this trade", player=player)
     act.state.offers.remove(offer)
+    act.concern(int(offer.trade["player"]), int(offer.trade["partner"]))
     return offer, player
 
 

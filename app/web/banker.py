@@ -176,7 +176,8 @@ def dashboard(game_id: str):
 
 def dashboard_fragment(game: Game) -> str:
     """The dashboard's live part: what the game waits for (the pad, a choice, a debt), the
-    balances, what the undo takes back (the page's fetch and the pushed news draw the same)."""
+    balances, what the undo takes back, the banker's actions (the page's fetch and the pushed
+    news draw the same)."""
     return page("_dashboard_live.html", game, **dashboard_context(game))
 
 

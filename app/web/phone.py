@@ -13,6 +13,9 @@ from ..models import Game, Player
 from ..rules import KINDS, RuleError, rent_due, score
 from ..rules.actions import TURNS, sent_by_own_phone
 from ..rules.auctions import lot_fields
+from ..rules.debts import debtors
+from ..rules.state import DEAL, GameState
+from ..rules.turn import whose_turn
 from ..snapshots import worked_out
 from . import turns
 from .args import arg, whole
@@ -26,7 +29,7 @@ from .pages import (
     stale_tap,
 )
 from .phone_money import done_words, take_back_offer
-from .present import game_view, history_page, latest_own, own_history, standings
+from .present import game_view, history_page, latest_own, own_history, standings, waits_of
 from .words import refused, said
 
 bp = Blueprint("phone", __name__)
@@ -139,7 +142,29 @@ def seat_context(game: Game, seat: int) -> dict:
         panels=phone_panels(game, seat),
         presets=turns.PRESETS[:4],
         take_back=take_back_offer(game, seat),
+        turn=turn_shown(game, state),
+        owed_to_me=owed_to(state, seat),
     )
+
+
+def turn_shown(game: Game, state: GameState) -> int | None:
+    """R1: the seat whose turn it is (the rules core's answer), as every phone says it; None
+    while the deeds wait to be dealt (SG1) and once the game has ended."""
+    if state.ended or any(wait.what == DEAL for wait in waits_of(game)):
+        return None
+    player = whose_turn(state)
+    return None if player is None else player.seat
+
+
+def owed_to(state: GameState, seat: int) -> list[tuple[int, int]]:
+    """K1: the debts owed to this player, as (the debtor's seat, the amount), in the order
+    they arose: the creditor's phone says so while the debtor raises the money."""
+    found = []
+    for debtor in debtors(state):
+        amount = sum(debt.amount for debt in state.debts_of(debtor) if debt.creditor == seat)
+        if amount:
+            found.append((debtor, amount))
+    return found
 
 
 def player_signature(game: Game, seat: int) -> bytes:
