@@ -761,17 +761,17 @@ def lifts(play: Play, c: Chooser, debtor: int, creditor: int | None) -> dict:
     """M4: the creditor of a bankrupt, asked at the table, may lift the mortgaged deeds at once
     (or keep them all: an empty list); not asked (no `lift`), each waits for their choice."""
     mortgaged = [i for i in play.state.held_by(debtor) if play.state.deeds[i].mortgaged]
-    if creditor is None or not mortgaged or c.odds(1, 2):
+    if creditor is None or not mortgaged or c.odds(2, 3):  # mostly not asked: K2s are rare
         return {}
     return {"lift": c.some(mortgaged, len(mortgaged))}
 
 
 def a_reception(play: Play, c: Chooser, wait) -> Tap:
-    """M4: the new owner of a mortgaged deed lifts it now (mostly, when the core offers it)
-    or keeps it mortgaged."""
+    """M4: the new owner of a mortgaged deed keeps it mortgaged (mostly: lifting is played
+    often elsewhere) or lifts it now when the core offers it."""
     moves = list(wait.moves)
-    lifting = [m for m in moves if m.kind == "lift"]
-    return fill(play, c, lifting[0] if lifting and c.odds(2, 3) else c.pick(moves))
+    keeping = [m for m in moves if m.kind == "keep_mortgaged"]
+    return fill(play, c, keeping[0] if c.odds(2, 3) else c.pick(moves))
 
 
 def an_auction_step(play: Play, c: Chooser, wait) -> Tap:
