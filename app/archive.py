@@ -43,7 +43,7 @@ from .db_setup import awaiting_commit, deadline_paused, gevent_patched
 from .inputs import clean_payload, clean_setup, clean_texts, parse_json
 from .models import LOG_FORMAT, Action, Game, Party, Player, RateCount, db, new_game_id
 from .rules import UNDO, GameState, Outcome, RuleError, apply, new_game
-from .rules.setup import RULES
+from .rules.setup import REPLAYABLE
 
 FORMAT = "tablebank-game"
 VERSION = 2  # 2: times, final snapshot, checksum; 1 (none of them) came from RULES 1 games
@@ -179,7 +179,8 @@ def _checked(data: object) -> tuple[dict, list, dict]:
             "input", "The export's log must be a list of at most {most:,} actions", most=MAX_LOG
         )
     setup, final = data.get("setup"), data.get("final")
-    if data.get("version") == 1 or (isinstance(setup, dict) and setup.get("rules") != RULES):
+    replays = isinstance(setup, dict) and setup.get("rules") in REPLAYABLE
+    if data.get("version") == 1 or (isinstance(setup, dict) and not replays):
         raise RuleError(  # format 1 came only from games logged under the earlier rules
             "input",
             "This game was logged under an earlier version of the rules: its log cannot be "
@@ -312,7 +313,8 @@ def _prepared(text, editions: dict, budget: float, dialect) -> Prepared:
             "input", "The export's log must be a list of at most {most:,} actions", most=MAX_LOG
         )
     setup, log, final = _checked(clean_texts(data))
-    setup = {**clean_setup(setup), "rules": RULES}  # as bank.create_game stores it
+    rules = setup["rules"]  # the rules its log was written under (_checked: they replay)
+    setup = {**clean_setup(setup), "rules": rules}  # as bank.create_game stores it
     edition = editions.get(setup.get("edition"))
     if edition is None:
         raise RuleError("input", "Choose an edition")

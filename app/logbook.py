@@ -31,7 +31,7 @@ from .kept import Kept
 from .models import LOG_FORMAT, Action, Game, Party, db
 from .rules import UNDO, Edition, GameState, RuleError, apply, new_game, replay, score
 from .rules.fields import SEATS
-from .rules.setup import RULES
+from .rules.setup import REPLAYABLE
 
 PAGE = 50  # rows of history a page shows
 SEAT_FIELDS = (*SEATS, "creditor")  # the earlier rules' bankrupt named its creditor
@@ -355,9 +355,9 @@ def replayed_state(game: Game, edition: Edition) -> GameState:
 
 
 def replayable(game: Game) -> bool:
-    """False for a game logged under earlier rules (rules.setup.RULES): its snapshot is what
-    counts, its log is history only."""
-    return game.setup.get("rules") == RULES
+    """False for a game logged under earlier rules than those that replay today
+    (rules.setup.REPLAYABLE): its snapshot is what counts, its log is history only."""
+    return game.setup.get("rules") in REPLAYABLE
 
 
 def log_entries(game: Game) -> list[tuple[str, dict]]:

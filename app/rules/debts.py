@@ -15,7 +15,7 @@ from .auctions import next_deed_lot, open_auction, withdraw_bid
 from .edition import Edition
 from .endgame import end
 from .errors import RuleError
-from .property import say_back_to_bank, sell_group_buildings, settle_mortgaged
+from .property import await_choices, say_back_to_bank, sell_group_buildings, settle_mortgaged
 from .state import DEBT, GameState, PlayerState
 from .wealth import raisable
 from .words import N_
@@ -112,11 +112,12 @@ def pay_debt(act: Act) -> None:
 @action(
     "bankrupt",
     label=N_("Declare bankruptcy"),
-    rules="K1-K3, K5, SG3; lift: the creditor's choice for mortgaged deeds (M4)",
+    rules="K1-K3, K5, SG3; lift: the creditor's lift-now choice for the mortgaged deeds, "
+    "made at the table (M4); left out, each waits for the creditor's choice",
     needs=("player",),
     may=("lift",),
     phone=TURNS,
-    others=("lift",),  # the creditor's choice (M4), asked at the table: not the debtor's phone's
+    others=("lift",),  # the creditor's choice (M4): never the debtor's phone's
 )
 def bankrupt(act: Act) -> None:
     """K1-K3, K5, SG3: a debtor who cannot raise what they owe leaves the game, and the
@@ -165,7 +166,7 @@ def leave_game(act: Act, debtor: PlayerState, creditor: PlayerState | None) -> N
     if second_short:
         hand_everything(act, debtor, creditor)  # SG3
     elif creditor is not None:
-        to_player(act, debtor, creditor)  # K2
+        to_player(act, debtor, creditor, asked=ends)  # K2
     else:
         to_bank(act, debtor, auctions=not ends)  # K3
     debtor.bankrupt, debtor.cash, debtor.jail_free = True, 0, []
@@ -190,8 +191,10 @@ def sell_all_buildings(act: Act, debtor: PlayerState) -> None:
     say_back_to_bank(act, houses, hotels)
 
 
-def to_player(act: Act, debtor: PlayerState, creditor: PlayerState) -> None:
-    """K2: buildings sold at half, then cash, deeds and cards to the creditor; M4 on mortgages."""
+def to_player(act: Act, debtor: PlayerState, creditor: PlayerState, asked: bool) -> None:
+    """K2: buildings sold at half, then cash, deeds and cards to the creditor; M4 on mortgages:
+    the creditor's choice comes with the bankruptcy (`lift`), or waits for them. `asked`: the
+    game ends with it, so nothing may wait: what is not lifted is kept."""
     sell_all_buildings(act, debtor)
     act.pay(debtor, creditor, debtor.cash)
     held = [act.edition.spaces[i] for i in act.state.held_by(debtor.seat)]
@@ -199,9 +202,18 @@ def to_player(act: Act, debtor: PlayerState, creditor: PlayerState) -> None:
         act.state.deeds[space.index].owner = creditor.seat
     creditor.jail_free.extend(debtor.jail_free)
     mortgaged = [s for s in held if act.state.deeds[s.index].mortgaged]
-    lift_now = {int(x) for x in (act.payload.get("lift") or []) if str(x).isdigit()}
-    settle_mortgaged(act, creditor, mortgaged, lift_now, owe=True)
+    if creditor_asked(act) or asked:
+        lift_now = {int(x) for x in (act.payload.get("lift") or []) if str(x).isdigit()}
+        settle_mortgaged(act, creditor, mortgaged, lift_now, owe=True)
+    else:
+        await_choices(act, creditor, mortgaged)
     act.say("{player} takes the cash and {count:deeds}", player=creditor.name, count=len(held))
+
+
+def creditor_asked(act: Act) -> bool:
+    """M4: the bankruptcy carries the creditor's lift-now choice (`lift`, maybe empty: keep
+    them all), or, under rules 2, a bankruptcy without it kept every mortgaged deed."""
+    return "lift" in act.payload or not act.state.settings.receiver_chooses
 
 
 def to_bank(act: Act, debtor: PlayerState, auctions: bool = True) -> None:

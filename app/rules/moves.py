@@ -2,11 +2,12 @@
 the API draw their buttons from.
 
 `waits(state, edition)` lists what the game waits for, in order (the deal, a landing's
-choice, a debt, an auction, else the next throw), each with the seat that must act, its
-figures and its moves. `moves_for(state, edition, seat)` is everything one seat may do now.
-A move is an action kind with its fields filled in, except what only the table can say
-(`asks`: the dice, an amount, building levels); a page still previews it through `apply`,
-which may refuse it in words (short of cash, say).
+choice, a mortgaged deed's new owner's choice to lift it now, a debt, an auction, else the
+next throw), each with the seat that must act, its figures and its moves.
+`moves_for(state, edition, seat)` is everything one seat may do now. A move is an action
+kind with its fields filled in, except what only the table can say (`asks`: the dice, an
+amount, building levels); a page still previews it through `apply`, which may refuse it in
+words (short of cash, say).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from .auctions import lowest_bid, may_bid
 from .debts import debt_figures, debtors
 from .edition import Edition
 from .landing import likely_cards
-from .property import whole_groups
-from .state import BUY, CARD, CHOICES, DEAL, DEBT, TAX, GameState, Pending
+from .property import interest, lift_cost, may_lift_now, whole_groups
+from .state import BUY, CARD, CHOICES, DEAL, DEBT, RECEIVED, TAX, GameState, Pending
 from .turn import whose_turn
 
 ROLL, AUCTION = "roll", "auction"  # what a wait is when nothing is pending
@@ -72,10 +73,22 @@ def choice_wait(state: GameState, edition: Edition, item: Pending) -> Wait:
         space = edition.spaces[item.space]
         figures = {"amount": space.amount, "percent": space.percent}
         options = (Move("tax", who), Move("tax", {**who, "percent": True}))
+    elif item.what == RECEIVED:
+        return received_wait(state, edition, item)
     else:  # THROW
         figures = {"by_card": item.by_card}
         options = (Move("throw", who, asks=("dice",)),)
     return Wait(item.what, item.seat, item.space, figures, options)
+
+
+def received_wait(state: GameState, edition: Edition, item: Pending) -> Wait:
+    """M4: a mortgaged deed received, for its new owner: lift it now for the value and the 10%
+    (when their cash covers it), or keep it mortgaged, paying the 10% (owed if it cannot)."""
+    mortgage = edition.spaces[item.space].mortgage
+    figures = {"mortgage": mortgage, "interest": interest(mortgage), "lift": lift_cost(mortgage)}
+    deed = {"player": item.seat, "deed": item.space}
+    lifting = (Move("lift", deed),) if may_lift_now(state, edition, item.seat, item.space) else ()
+    return Wait(RECEIVED, item.seat, item.space, figures, (*lifting, Move("keep_mortgaged", deed)))
 
 
 def card_moves(state: GameState, edition: Edition, item: Pending) -> tuple[Move, ...]:

@@ -8,7 +8,7 @@ import math
 from .actions import ALWAYS, TURNS, Act, action, whole_number
 from .edition import Edition, Group
 from .errors import RuleError
-from .state import HOTEL, GameState, PlayerState, TradeOffer
+from .state import HOTEL, RECEIVED, GameState, Pending, PlayerState, TradeOffer
 from .words import N_
 
 
@@ -345,16 +345,79 @@ def pay_lift(act: Act, owner: PlayerState, deed, sentence: str) -> None:
     act.say(sentence, player=owner.name, deed=deed.name, amount=cost)
 
 
-@action("lift", label=N_("Lift the mortgage"), rules="M3", needs=("player", "deed"), phone=TURNS)
+@action(
+    "lift",
+    label=N_("Lift the mortgage"),
+    rules="M3; M4: a mortgaged deed just received, lifted at once for the same sum",
+    needs=("player", "deed"),
+    phone=TURNS,
+)
 def lift(act: Act) -> None:
-    """M3, M5: only the owner lifts, paying the value plus 10%."""
+    """M3, M5: only the owner lifts, paying the value plus 10%. M4: a deed received whose
+    choice waits is lifted at once for that sum too (the 10% due on receiving it, and the
+    value), and the choice is made."""
     player = act.player()
     deed = own_deed(act, player)
     if not act.state.deeds[deed.index].mortgaged:
         raise RuleError("M3", "{deed} is not mortgaged", deed=deed.name)
     act.clear_of_debt(player)
-    said = N_("{player} lifts the mortgage on {deed} for {amount:money}")
+    choice = choice_waiting(act.state, player.seat, deed.index)
+    if choice is None:
+        said = N_("{player} lifts the mortgage on {deed} for {amount:money}")
+    else:
+        act.state.pending.remove(choice)
+        said = N_("{player} lifts {deed} now for {amount:money}")
     pay_lift(act, player, deed, said)
+
+
+# -- M4: a mortgaged deed received -------------------------------------------------------------
+
+
+def choice_waiting(state: GameState, seat: int, index: int) -> Pending | None:
+    """M4: the lift-now-or-keep choice that waits for `seat` on the deed it received."""
+    return next((p for p in state.waiting(RECEIVED, seat) if p.space == index), None)
+
+
+def may_lift_now(state: GameState, edition: Edition, seat: int, index: int) -> bool:
+    """M4: the new owner's cash (beside what a standing bid keeps, P1) covers lifting the deed
+    now, and they owe no debt (K1: a debtor lifts nothing)."""
+    player, auction = state.players[seat], state.auction
+    kept = auction.bid if auction and auction.bidder == seat else 0
+    cost = lift_cost(edition.spaces[index].mortgage)
+    return player.cash - kept >= cost and not state.debts_of(seat)
+
+
+def await_choices(act: Act, taker: PlayerState, received: list) -> None:
+    """M4: the new owner was not asked with the action: each mortgaged deed received waits
+    for their choice, lift it now or keep it mortgaged (nothing is paid until then)."""
+    for space in received:
+        act.state.pending.append(Pending(RECEIVED, taker.seat, space.index))
+        act.say(
+            "{player} chooses whether to lift {deed} now or keep it mortgaged",
+            player=taker.name,
+            deed=space.name,
+        )
+
+
+@action(
+    "keep_mortgaged",
+    label=N_("Keep it mortgaged"),
+    rules="M4: the new owner of a mortgaged deed keeps it mortgaged, paying the 10% now",
+    needs=("player", "deed"),
+    phone=TURNS,
+)
+def keep_mortgaged(act: Act) -> None:
+    """M4: the new owner keeps the deed mortgaged and pays the bank 10% now (owed as a debt
+    when the cash does not cover it, K1); lifting it later costs the value plus 10% (M3)."""
+    player = act.player()
+    deed = act.deed()
+    choice = choice_waiting(act.state, player.seat, deed.index)
+    if choice is None:
+        raise RuleError(
+            "M4", "No choice waits for {player} on {deed}", player=player, deed=deed.name
+        )
+    act.state.pending.remove(choice)
+    settle_mortgaged(act, player, [deed], set(), owe=True)
 
 
 # -- trades ------------------------------------------------------------------------------------
@@ -390,8 +453,17 @@ def trade_side(act: Act, key: str, player: PlayerState) -> dict:
 
 
 def check_unbuilt(act: Act, spaces: list) -> None:
-    """X1: no deed of a group with buildings changes hands."""
+    """X1: no deed of a group with buildings changes hands; M4: nor a deed whose new owner
+    has still to choose to lift it now or keep it mortgaged."""
     for space in spaces:
+        owner = act.state.deeds[space.index].owner
+        if owner is not None and choice_waiting(act.state, owner, space.index):
+            raise RuleError(
+                "M4",
+                "{player} first chooses whether to lift {deed} now or keep it mortgaged",
+                player=act.state.players[owner],
+                deed=space.name,
+            )
         group = act.edition.group_of(space.index)
         if any(act.state.deeds[i].houses for i in group.deeds):
             raise RuleError(

@@ -29,7 +29,10 @@ from .words import N_
 
 # The rules a game's log is written under, kept in its setup: a log of RULES 1 (before the game
 # owned the turn, 2026-11-25: the client sent the landing's kinds) does not replay under these.
-RULES = 2
+# RULES 3 (2026-11-28): a bankruptcy that does not carry the creditor's lift-now choice leaves it
+# waiting (M4); a log of RULES 2 replays with that off (Settings.receiver_chooses).
+RULES = 3
+REPLAYABLE = (2, 3)
 MAX_NAME = 24
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -171,6 +174,7 @@ def new_game(edition: Edition, setup: dict) -> GameState:
         no_auctions=flag(setup, "no_auctions"),
         income_tax_percent=income_tax_option(edition, setup),
         phone_turns=flag(setup, "phone_turns"),
+        receiver_chooses=setup.get("rules", RULES) != 2,
     )
     return GameState(
         edition=edition.id,

@@ -32,6 +32,9 @@ class Settings:
     no_auctions: bool = False  # H3
     income_tax_percent: bool = True  # T1 option, where the edition allows it
     phone_turns: bool = False  # players' phones may take their own turn (R1)
+    # M4: the new owner of a mortgaged deed a bankruptcy hands over, not asked with it, chooses
+    # after (RECEIVED waits). Off for a game logged under rules 2, whose log replays without it.
+    receiver_chooses: bool = False
 
     @property
     def houses_for_hotel(self) -> int:
@@ -77,6 +80,7 @@ TAX = "tax"  # income tax with its 10% option: the way chosen before the worth i
 THROW = "throw"  # "nearest utility": a fresh throw of the dice for the rent (C2, P6)
 DEBT = "debt"  # a payment the rules call for and the cash does not cover (K1)
 DEAL = "deal"  # a short or time-limited game: the deeds are dealt before the first roll (SG1)
+RECEIVED = "received"  # a mortgaged deed received: its new owner lifts it now or keeps it (M4)
 CHOICES = (BUY, CARD, TAX, THROW)  # a landing's choices, which a roll may carry
 DECLINE = "decline"  # the other answer to BUY
 
@@ -87,7 +91,7 @@ class Pending:
 
     what: str
     seat: int | None
-    space: int | None = None  # the deed, the deck's space, the tax, the utility
+    space: int | None = None  # the deed, the deck's space, the tax, the utility, the deed received
     amount: int = 0  # a debt: what is owed
     creditor: int | None = None  # a debt: the player owed; None is the bank
     fee: bool = False  # a debt to the bank that goes into the Free Parking pot (H1)

@@ -13,7 +13,7 @@ from .actions import KINDS, TURNS, Act, action, flag
 from .edition import BOARD_SIZE
 from .errors import RuleError
 from .landing import arrive, move_forward, send_to_jail
-from .state import BUY, CARD, CHOICES, DEAL, DEBT, TAX, THROW, GameState, PlayerState
+from .state import BUY, CARD, CHOICES, DEAL, DEBT, RECEIVED, TAX, THROW, GameState, PlayerState
 from .words import N_
 
 JAIL_TRIES = 3  # J3: doubles within three turns, or the fine after the third roll
@@ -62,7 +62,8 @@ def settle_turn(state: GameState) -> None:
 
 
 def refuse_while_busy(act: Act) -> None:
-    """Nothing moves on while a choice, a debt, the deal or an auction waits (R1, K1, P1)."""
+    """Nothing moves on while a choice, a debt, the deal or an auction waits (R1, K1, P1), nor
+    while the new owner of a mortgaged deed has still to choose to lift it now (M4)."""
     state = act.state
     if state.auction or state.to_auction:
         raise RuleError("P1", "Close the auction first")
@@ -76,6 +77,13 @@ def refuse_while_busy(act: Act) -> None:
         owed = state.owed_by(item.seat)
         raise RuleError(
             "K1", "{player} owes {amount:money}: pay or raise it first", player=who, amount=owed
+        )
+    if item.what == RECEIVED:
+        raise RuleError(
+            "M4",
+            "{player} first chooses whether to lift {deed} now or keep it mortgaged",
+            player=who,
+            deed=act.edition.spaces[item.space].name,
         )
     raise RuleError("R1", "{player} has a choice to make first", player=who)
 

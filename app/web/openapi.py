@@ -80,18 +80,23 @@ BANKER = [{"banker": []}]
 WAIT = {
     "type": "object",
     "description": "What the game waits for: a landing's choice (buy, card, tax, throw), a "
-    "debt (K1), the deal (SG1), an auction (P1), or else the next roll; seat null: the banker, "
-    "or anyone for an auction",
+    "mortgaged deed received whose new owner chooses to lift it now or keep it mortgaged "
+    "(received, M4), a debt (K1), the deal (SG1), an auction (P1), or else the next roll; "
+    "seat null: the banker, or anyone for an auction",
     "required": ["what", "seat", "figures", "actions"],
     "properties": {
-        "what": {"enum": ["roll", "buy", "card", "tax", "throw", "debt", "deal", "auction"]},
+        "what": {
+            "enum": ["roll", "buy", "card", "tax", "throw", "received", "debt", "deal", "auction"]
+        },
         "seat": {"type": ["integer", "null"]},
         "space": {"type": ["integer", "null"]},
         "figures": {
             "type": "object",
-            "description": "buy: price; tax: amount, percent; debt: owed, cash, raisable, "
-            "short, creditor (null: the bank, or several players), creditors; auction: bid, "
-            "bidder, lowest; roll: doubles, in_jail, tries",
+            "description": "buy: price; tax: amount, percent; received: mortgage, interest "
+            "(the 10% kept costs), lift (lifted now: value and 10%; its action is offered only "
+            "when the cash covers it); debt: owed, cash, raisable, short, creditor (null: the "
+            "bank, or several players), creditors; auction: bid, bidder, lowest; roll: "
+            "doubles, in_jail, tries",
         },
         "actions": {
             "type": "array",

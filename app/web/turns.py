@@ -22,7 +22,12 @@ from .present import waits_of
 from .words import refused
 
 PRESETS = (10, 20, 50, 100, 150, 200, 300, 500)  # quick money, one tap each
-STYLES = {"decline": "secondary", "bankrupt": "danger", "jail_card": "secondary"}
+STYLES = {
+    "decline": "secondary",
+    "bankrupt": "danger",
+    "jail_card": "secondary",
+    "keep_mortgaged": "secondary",
+}
 
 
 @dataclass

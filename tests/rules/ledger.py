@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from tablebank.rules import HOTEL
 from tablebank.rules.edition import Card, Edition
-from tablebank.rules.state import DEAL, DEBT, GameState
+from tablebank.rules.state import DEAL, DEBT, RECEIVED, GameState
 
 BANK = None
 BOARD, JAIL = 40, 10
@@ -64,6 +64,7 @@ class Book:
     levels: dict[int, int]
     debts: list[Debt]
     choices: list[Choice]
+    received: list[tuple[int, int]]  # M4: (new owner, mortgaged deed) waiting for their choice
     pot: int
     deal_waits: bool
     ended: bool
@@ -91,6 +92,7 @@ class Book:
                 for p in state.pending
                 if p.what in (BUY, CARD, TAX, THROW)
             ],
+            received=[(p.seat, p.space) for p in state.pending if p.what == RECEIVED],
             pot=state.pot,
             deal_waits=any(p.what == DEAL for p in state.pending),
             ended=state.ended,
@@ -449,8 +451,18 @@ def lift_cost(book: Book, index: int) -> int:
 
 
 def lift(book: Book, payload: dict) -> None:
+    """M3; M4: a deed received whose choice waits is lifted at once for the same sum."""
     book.pay(payload["player"], BANK, lift_cost(book, payload["deed"]))
     book.mortgaged.discard(payload["deed"])
+    if (payload["player"], payload["deed"]) in book.received:
+        book.received.remove((payload["player"], payload["deed"]))
+
+
+def keep_mortgaged(book: Book, payload: dict) -> None:
+    """M4: the new owner keeps the deed mortgaged and owes the bank its 10% now."""
+    seat, index = payload["player"], payload["deed"]
+    book.received.remove((seat, index))
+    book.owe(seat, BANK, math.ceil(book.space(index).mortgage / 10))
 
 
 def received_mortgaged(book: Book, taker: int, deeds: list[int], lifted, owe: bool = False) -> None:
@@ -520,13 +532,16 @@ def bankrupt(book: Book, payload: dict) -> None:
         if d.seat != seat
     ]
     book.choices = [c for c in book.choices if c.seat != seat]
+    book.received = [(owner, index) for owner, index in book.received if owner != seat]
+    ends = second or len(book.in_play()) == 2
     book.bids.pop(seat, None)  # K2, K3: their bid is withdrawn, its cash handed over too
     if creditor is BANK:
         to_bank(book, seat)
     elif second:
         everything_to(book, seat, creditor)
     else:
-        to_player(book, seat, creditor, {int(i) for i in payload.get("lift") or []})
+        asked = "lift" in payload or not book.before.settings.receiver_chooses or ends
+        to_player(book, seat, creditor, {int(i) for i in payload.get("lift") or []}, asked)
     token = book.tokens[seat]
     token.bankrupt, token.in_jail, token.tries, token.cards = True, False, 0, []
     if second or len(book.in_play()) == 1:
@@ -539,15 +554,20 @@ def sell_buildings(book: Book, seat: int) -> None:
             set_levels(book, seat, [index], [0])
 
 
-def to_player(book: Book, seat: int, creditor: int, lifted: set[int]) -> None:
-    """K2: buildings sold at half; that money, the cash, deeds and cards to the creditor."""
+def to_player(book: Book, seat: int, creditor: int, lifted: set[int], asked: bool) -> None:
+    """K2: buildings sold at half; that money, the cash, deeds and cards to the creditor; M4:
+    the creditor's choice on each mortgaged deed made with it (`asked`), or waiting for them
+    (nothing paid for it yet)."""
     sell_buildings(book, seat)
     book.pay(seat, creditor, book.cash[seat])
     deeds = book.held_by(seat)
     for index in deeds:
         book.owners[index] = creditor
     book.tokens[creditor].cards.extend(book.tokens[seat].cards)
-    received_mortgaged(book, creditor, deeds, lifted, owe=True)
+    if asked:
+        received_mortgaged(book, creditor, deeds, lifted, owe=True)
+    else:
+        book.received += [(creditor, i) for i in sorted(deeds) if i in book.mortgaged]
 
 
 def everything_to(book: Book, seat: int, creditor: int) -> None:
@@ -572,6 +592,7 @@ def end(book: Book, payload: dict | None = None) -> None:
     """K4, SG3, TL1: the game ends; no choice waits any more, but an open debt stays owed
     (SG4 counts it)."""
     book.ended, book.choices, book.deal_waits, book.bids = True, [], False, {}
+    book.received = []  # M4: a choice left open when the game ends is not made
 
 
 # -- the rest -------------------------------------------------------------------------------------
@@ -698,6 +719,7 @@ KINDS = {
     "build": build,
     "mortgage": mortgage,
     "lift": lift,
+    "keep_mortgaged": keep_mortgaged,
     "trade": trade,
     "trade_accept": trade_accept,
     "pay_debt": pay_debt,
@@ -761,6 +783,9 @@ def differences(book: Book, after: GameState, movements) -> list[str]:
     waiting = [(p.what, p.seat, p.space, p.by_card) for p in after.pending if p.what in ANSWER]
     if choices != waiting:
         found.append(f"choices waiting: the rules {choices}, the core {waiting}")
+    received = [(p.seat, p.space) for p in after.pending if p.what == RECEIVED]
+    if sorted(book.received) != sorted(received):
+        found.append(f"M4 choices waiting: the rules {book.received}, the core {received}")
     found += holdings(book, after)
     return found
 

@@ -34,7 +34,7 @@ from tablebank.rules import HOTEL, KINDS, GameState, RuleError, apply, replay
 from tablebank.rules.edition import Edition
 from tablebank.rules.moves import AUCTION, ROLL, Move, choice_steps, moves_for, waits
 from tablebank.rules.setup import new_game
-from tablebank.rules.state import BUY, CARD, DEAL, DEBT, MODES, TAX, THROW
+from tablebank.rules.state import BUY, CARD, DEAL, DEBT, MODES, RECEIVED, TAX, THROW
 from tablebank.rules.turn import JAIL_TRIES, whose_turn
 
 from ..support import ALL_EDITIONS
@@ -307,7 +307,8 @@ def case_of(edition: Edition, kind: str, payload: dict, before: GameState, outco
         players = {d.creditor for d in before.debts_of(payload["player"])} - {None}
         to = "a player (K2)" if len(players) == 1 else "the bank"
         second = " (SG3)" if after.settings.mode == "short" and after.ended else ""
-        return f"bankrupt to {to}{second}"
+        asks = ", M4 choices waiting" if after.waiting(RECEIVED) else ""
+        return f"bankrupt to {to}{second}{asks}"
     if kind == "auction_close":
         lot = "deed" if before.auction.deed is not None else "building"
         return f"auction of a {lot}: " + ("won" if before.auction.bidder is not None else "no bid")
@@ -757,11 +758,20 @@ def unbuilt_group(play: Play, index: int) -> bool:
 
 
 def lifts(play: Play, c: Chooser, debtor: int, creditor: int | None) -> dict:
-    """M4: the creditor of a bankrupt may lift the mortgaged deeds at once."""
+    """M4: the creditor of a bankrupt, asked at the table, may lift the mortgaged deeds at once
+    (or keep them all: an empty list); not asked (no `lift`), each waits for their choice."""
     mortgaged = [i for i in play.state.held_by(debtor) if play.state.deeds[i].mortgaged]
-    if creditor is None or not mortgaged or c.odds(1, 2):
+    if creditor is None or not mortgaged or c.odds(2, 3):  # mostly not asked: K2s are rare
         return {}
     return {"lift": c.some(mortgaged, len(mortgaged))}
+
+
+def a_reception(play: Play, c: Chooser, wait) -> Tap:
+    """M4: the new owner of a mortgaged deed keeps it mortgaged (mostly: lifting is played
+    often elsewhere) or lifts it now when the core offers it."""
+    moves = list(wait.moves)
+    keeping = [m for m in moves if m.kind == "keep_mortgaged"]
+    return fill(play, c, keeping[0] if c.odds(2, 3) else c.pick(moves))
 
 
 def an_auction_step(play: Play, c: Chooser, wait) -> Tap:
@@ -800,6 +810,7 @@ ANSWERS = {
     DEBT: a_settlement,
     AUCTION: an_auction_step,
     DEAL: a_deal,
+    RECEIVED: a_reception,
 }
 
 
@@ -911,6 +922,12 @@ def mortgage(play: Play, c: Chooser) -> Tap:
 
 def lift(play: Play, c: Chooser) -> Tap:
     return from_offered(play, c, "lift", lambda: {"player": seat(play, c), "deed": a_deed(play, c)})
+
+
+def keep_mortgaged(play: Play, c: Chooser) -> Tap:
+    return from_offered(
+        play, c, "keep_mortgaged", lambda: {"player": seat(play, c), "deed": a_deed(play, c)}
+    )
 
 
 def trade_sides(play: Play, c: Chooser) -> dict:
@@ -1095,6 +1112,7 @@ MOVES: dict[str, Callable[[Play, Chooser], Tap]] = {
             build,
             mortgage,
             lift,
+            keep_mortgaged,
             trade,
             trade_offer,
             trade_accept,

@@ -121,7 +121,7 @@ def test_k2_owed_to_a_player_buildings_are_sold_and_everything_goes_to_the_credi
     table.own(1, READING, mortgaged=[READING]).put(1, cash=100, jail_free=["chance"])
     table.throws_onto(1, PENNSYLVANIA)
     assert table.state.debts_of(1)[0].creditor == 0
-    outcome = table.do("bankrupt", player=1)
+    outcome = table.do("bankrupt", player=1, lift=[])  # M4: Ana, asked, lifts nothing now
     refund = (4 * BLUE_HOUSE) // 2
     charge = interest(US.spaces[READING].mortgage)  # M4: 10% of Reading Railroad's 100
     assert charge == 10
@@ -288,7 +288,7 @@ def test_sg3_the_second_bankruptcy_ends_a_short_game_with_everything_handed_over
     table = built(table, 2, "dark_blue", [3, 3]).put(1, cash=0).put(2, cash=20)
     ana = table.cash(0)
     table.throws_onto(1, BALTIC, 3)  # the brown rent, doubled, and nothing to raise it with
-    outcome = table.do("bankrupt", player=1)  # the first: to Ana, by K2, M4 on the mortgages
+    outcome = table.do("bankrupt", player=1, lift=[])  # the first: to Ana, by K2, M4 (kept)
     charge = interest(US.spaces[ORIENTAL].mortgage)
     assert paid(outcome) == [(0, None, charge), (0, None, charge)]
     assert not table.state.ended

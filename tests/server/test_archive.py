@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import update
 from tablebank import archive
 from tablebank.models import Action, Game, Player, db
-from tablebank.rules import replay
+from tablebank.rules import RuleError, replay
 
-from ..support import ALL_EDITIONS, setup_of
+from ..support import ALL_EDITIONS, BOARDWALK, MEDITERRANEAN, setup_of
 from ..tables import clock_at
 
 
@@ -201,6 +201,43 @@ def test_an_archive_of_a_game_logged_under_earlier_rules_is_refused(client, app,
         refused.status_code == 400 and "earlier version of the rules" in refused.get_json()["error"]
     )
     assert counts(app) == before
+
+
+def test_m4_an_archive_of_rules_2_imports_and_replays_its_bankruptcies_as_played(client, played):
+    """M4: under rules 2, a bankruptcy that did not carry the creditor's lift-now choice kept
+    every mortgaged deed at once; since rules 3 that choice waits for the creditor. An export
+    of a rules 2 game still imports, keeps its rules, and its log replays as it was played:
+    Cal paid the 10% on Mediterranean Avenue with Bea's bankruptcy and threw next."""
+    game_id, headers = played
+    data = export_of(client, game_id, headers)
+    at = data["log"][-1]["at"]
+    bea = 1500 - 50 + 70 - 60 + 30  # the played log, Mediterranean bought and mortgaged
+    actions = [
+        ("land", {"player": 1, "space": MEDITERRANEAN, "choices": [{"kind": "buy"}]}),
+        ("mortgage", {"player": 1, "deed": MEDITERRANEAN}),
+        ("land", {"player": 2, "space": BOARDWALK, "choices": [{"kind": "buy"}]}),
+        ("bank_collect", {"player": 1, "amount": bea}),
+        ("turn_to", {"player": 1}),
+        ("place", {"player": 1, "space": BOARDWALK - 5}),
+        ("roll", {"player": 1, "dice": 5}),
+        ("bankrupt", {"player": 1}),
+        ("roll", {"player": 2, "dice": 4}),
+    ]
+    data["log"] += [
+        {"seq": 6 + n, "kind": kind, "payload": payload, "actor": "api", "at": at}
+        for n, (kind, payload) in enumerate(actions)
+    ]
+    with pytest.raises(RuleError):  # under rules 3 the throw waits for Cal's choice
+        forged(data)
+    data["setup"]["rules"] = 2
+    imported = client.post("/api/games/import", json=forged(data))
+    assert imported.status_code == 201, imported.get_json()
+    copy = imported.get_json()
+    again = {"X-Banker-Key": copy["banker_key"]}
+    assert export_of(client, copy["id"], again)["setup"]["rules"] == 2
+    game = client.get(f"/api/games/{copy['id']}", headers=again).get_json()
+    mediterranean = next(d for d in game["deeds"] if d["space"] == MEDITERRANEAN)
+    assert mediterranean["owner"] == 2 and mediterranean["mortgaged"]
 
 
 def test_an_import_may_be_larger_than_an_action(client, played):

@@ -60,6 +60,7 @@ def test_r1_a_players_phone_may_do_only_the_kinds_declared_for_their_own_seat(
     always = {"transfer", "bank_collect", "bid", "pay_debt", "trade_accept", "trade_decline"}
     turns = {"roll", "buy", "decline", "card", "tax", "throw", "jail_fine", "jail_card"}
     turns |= {"build", "mortgage", "lift", "trade_offer", "bankrupt", "auction_close"}
+    turns |= {"keep_mortgaged"}
     assert {name for name, kind in KINDS.items() if kind.phone == "always"} == always
     assert {name for name, kind in KINDS.items() if kind.phone == "turns"} == turns
     own = always | turns if phone_turns else always
