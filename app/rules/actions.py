@@ -202,6 +202,8 @@ class Act:
         self, payer: PlayerState, payee: PlayerState | None, amount: int, fee: bool = False
     ) -> None:
         creditor = None if payee is None else payee.seat
+        if creditor is not None:  # a debt owed to a player concerns them: their own history
+            self.concern(creditor)
         self.state.pending.append(
             Pending(DEBT, payer.seat, amount=amount, creditor=creditor, fee=fee)
         )

@@ -53,6 +53,8 @@ def trade(token: str):
     args = request.args.to_dict(flat=False)
     args["player"] = [str(seat)]
     payload, refusal = parties_checked(game, trade_payload(state, args))
+    if state.ended:  # K4, SG3, TL1: nothing more to trade; said once, no form to fill
+        payload, refusal = None, refused(ended(state))
     option = None
     if payload:
         asked = payload["give"]["deeds"] or payload["take"]["deeds"] or "cash" in request.args
@@ -66,6 +68,7 @@ def trade(token: str):
         args=request.args,
         payload=payload,
         refusal=refusal,
+        over=state.ended,
         option=option,
         lift_cost=lift_cost,
     )

@@ -12,7 +12,7 @@ import urllib.request
 
 from playwright.sync_api import Browser, Page, expect
 
-from .flows import PHONE
+from .flows import PHONE, Api
 
 
 def start_with_phone_turns_and_the_pot(banker: Page, url: str) -> None:
@@ -113,3 +113,18 @@ def test_h1_sg3_the_actions_list_follows_the_phones_and_keeps_focus_and_the_bank
     expect(kept).to_have_attribute("data-seen", "before")
     for page in pages:
         page.context.close()
+
+
+def test_sg3_a_focused_link_that_stays_keeps_the_focus_when_the_game_ends_elsewhere(
+    phone: Page, live_server
+):
+    """SG3 ended on another device: the actions before "History" go, live, and the keyboard
+    focus the banker had on "History" stays on it, not thrown back to the page's top."""
+    game = Api(live_server, phone_turns=True)
+    game.banker(phone)
+    history = phone.get_by_role("link", name="History", exact=True)
+    history.focus()
+    game.act("end_game")
+    expect(phone.get_by_role("link", name="Landed on…")).to_have_count(0)
+    expect(phone.get_by_role("link", name="The game has ended: results")).to_be_visible()
+    expect(history).to_be_focused()

@@ -126,3 +126,17 @@ def test_x1_a_trade_of_deeds_accepted_on_a_phone_is_in_the_proposer_s_history(ta
     assert table.state().deeds[READING].owner == 0
     for seat in (0, 1):
         assert "Ana trades with Bea" in history_on_phone(table, app, seat), seat
+
+
+def test_k1_the_landing_that_leaves_a_debt_to_cal_is_in_cal_s_own_history(table, app):
+    """K1: Bea lands on Cal's Boardwalk and cannot pay the rent: Cal's phone says she owes
+    him, and his own history says why (the landing, with the rent from the deed); Ana's,
+    who is owed nothing, does not."""
+    table.new_api_game(phone_turns=True)
+    table.own(2, BOARDWALK)
+    table.act("bank_collect", player=1, amount=1490)  # Bea keeps $10
+    rent = US.spaces[BOARDWALK].rent[0]
+    table.act("land", player=1, space=BOARDWALK)
+    owed = f"Bea owes Cal ${rent} rent for Boardwalk"
+    assert owed in history_on_phone(table, app, 2)
+    assert owed not in history_on_phone(table, app, 0)

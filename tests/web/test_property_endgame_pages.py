@@ -329,6 +329,32 @@ def test_k4_a_finished_game_s_phone_deeds_page_says_it_has_ended_once(table, app
     assert "Offer a trade" not in text
 
 
+def test_k2_the_banker_s_dashboard_says_in_words_who_is_bankrupt(table):
+    """K2: Bea is bankrupt and out; Ana and Cal play on. Bea's card on the banker's dashboard
+    says "bankrupt" in words (it was only drawn faded); Ana's and Cal's do not."""
+    table.new_game(("Ana", "Bea", "Cal"))
+    bea_cannot_pay_ana(table, BOARDWALK)
+    table.do("bankrupt", player=1, lift=[])
+    dashboard = table.page(f"/g/{table.id}/")
+    cards = re.findall(r'<a class="balance[^"]*".*?</a>', dashboard, re.S)
+    said = [table.text(card) for card in cards]
+    assert "bankrupt" in said[1], said
+    assert "bankrupt" not in said[0] and "bankrupt" not in said[2], said
+
+
+def test_k4_a_finished_game_s_phone_trade_page_says_it_has_ended_and_offers_nothing(table, app):
+    """K4: the game is over (Bea bankrupt to Ana, the last player left). Ana's trade page,
+    opened from a bookmark or Back, says the game has ended, with no form to fill."""
+    table.new_game()
+    table.do("phone_turns", allow=True)
+    bea_cannot_pay_ana(table, BOARDWALK)
+    table.do("bankrupt", player=1)
+    page = table.page(f"{table.phone(0)}/trade", app.test_client())
+    text = table.text(page)
+    assert "Ana is the last player left: the game has ended." in text
+    assert "Show their deeds" not in text and table.buttons(page) == []
+
+
 def test_k2_x1_a_phone_s_trade_with_a_bankrupt_player_is_refused_in_words(table, app):
     """K2, X1: Bea is bankrupt; Ana's phone opened at a trade with her (a typed address)
     says Bea is out of the game and draws no side of hers; Cal is still offered."""
