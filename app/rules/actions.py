@@ -296,7 +296,7 @@ def sent_by_own_phone(kind: Kind, payload: dict) -> dict:
     if chosen:
         raise RuleError(
             "input",
-            "{field} is another player's choice: the banker asks them at the table",
+            "{field} is another player's choice, not this phone's",
             field=chosen[0],
         )
     return payload

@@ -542,7 +542,8 @@ def check_trade_parties(state: GameState, edition: Edition, trade: dict) -> None
 @action(
     "trade",
     label=N_("Trade"),
-    rules="X1-X3, M4, C3",
+    rules="X1-X3, M4, C3; lift: the new owners' lift-now choice (the others kept); left out, "
+    "each mortgaged deed received waits for its new owner's choice",
     needs=("player", "partner"),
     may=("give", "take", "lift"),
 )
@@ -557,9 +558,11 @@ def trade(act: Act) -> None:
     if give["cash"] and take["cash"]:
         raise RuleError("input", "Cash goes one way in a trade: give the difference")
     check_unbuilt(act, give["deeds"] + take["deeds"])
-    lift_now = {int(x) for x in (act.payload.get("lift") or []) if str(x).isdigit()}
+    lift_now = deed_ids(act.payload.get("lift"))
+    asked = choices_carried(act, give["deeds"] + take["deeds"])
     for payer, gives, gets in ((player, give, take), (partner, take, give)):
-        due = gives["cash"] + m4_charge(act, gets["deeds"], lift_now) - gets["cash"]
+        chosen = [space for space in gets["deeds"] if space.index in asked]
+        due = gives["cash"] + m4_charge(act, chosen, lift_now) - gets["cash"]
         if due > 0:
             act.clear_of_debt(payer)  # K1: a debtor raises money in a trade, spends none
         if due > payer.cash:
@@ -569,8 +572,26 @@ def trade(act: Act) -> None:
     say_side(act, partner, player, take)
     to_partner = give_side(act, player, partner, give)
     to_player = give_side(act, partner, player, take)
-    settle_mortgaged(act, partner, to_partner, lift_now)
-    settle_mortgaged(act, player, to_player, lift_now)
+    for taker, received in ((partner, to_partner), (player, to_player)):
+        settle_mortgaged(act, taker, [s for s in received if s.index in asked], lift_now)
+        await_choices(act, taker, [s for s in received if s.index not in asked])
+
+
+def deed_ids(listed: object) -> set[int]:
+    """The deeds a `lift` or `keep` list names (numbers, or form text)."""
+    return {int(x) for x in (listed or []) if str(x).isdigit()}
+
+
+def choices_carried(act: Act, spaces: list) -> set[int]:
+    """M4: the deeds of a trade whose new owner's lift-now choice the trade carries: those it
+    lifts (`lift`) or keeps (`keep`: an offer's answers). A trade with `lift` and no `keep`
+    (the banker's page: the others are kept) carries them all, as every trade did under rules
+    2 and 3. Each other mortgaged deed waits for its new owner's choice."""
+    payload = act.payload
+    banker_s = "lift" in payload and "keep" not in payload
+    if banker_s or not act.state.settings.trade_receiver_chooses:
+        return {space.index for space in spaces}
+    return deed_ids(payload.get("lift")) | deed_ids(payload.get("keep"))
 
 
 # -- trades offered to a player's own phone ------------------------------------------------------
@@ -594,6 +615,14 @@ def own_lifts(act: Act, received: set[str]) -> list:
     return [index for index in lift_list(act) if str(index) in received]
 
 
+def kept_mortgaged(state: GameState, taken: set[str], lifts: list) -> list[int]:
+    """M4: the proposer's answer for each deed it would receive that is mortgaged now and not
+    lifted: kept mortgaged. A deed mortgaged after the offer is not answered: it waits."""
+    lifted = {str(index) for index in lifts}
+    named = [int(i) for i in taken if i.isdigit() and i not in lifted]
+    return sorted(i for i in named if i in state.deeds and state.deeds[i].mortgaged)
+
+
 @action(
     "trade_offer",
     label=N_("Offer the trade"),
@@ -607,9 +636,13 @@ def trade_offer(act: Act) -> None:
     proposer chooses lift-now (M4) for the mortgaged deeds they would receive, the partner
     for theirs when accepting."""
     trade_payload = {k: v for k, v in act.payload.items() if k != "lift"}
-    lifts = own_lifts(act, deeds_named(act.payload.get("take")))
+    taken = deeds_named(act.payload.get("take"))
+    lifts = own_lifts(act, taken)
     if lifts:
         trade_payload["lift"] = lifts
+    kept = kept_mortgaged(act.state, taken, lifts)
+    if kept and act.state.settings.trade_receiver_chooses:
+        trade_payload["keep"] = kept
     trade(Act(act.state, act.edition, trade_payload))  # on a copy: refused now, not offered
     player, partner = act.player(), act.player("partner")
     act.state.offers_made += 1
@@ -643,18 +676,25 @@ def answered_offer(act: Act, accepting: bool) -> tuple[TradeOffer, PlayerState]:
 @action(
     "trade_accept",
     label=N_("Accept the trade"),
-    rules="X1-X3, M4",
+    rules="X1-X3, M4; lift: the partner's lift-now choice (the others kept); left out, each "
+    "mortgaged deed the partner receives waits for their choice",
     needs=("player", "offer"),
     may=("lift",),
     phone=ALWAYS,
 )
 def trade_accept(act: Act) -> None:
     """X1-X3, M4: the partner says yes, choosing lift-now for the mortgaged deeds they receive
-    (only those: the proposer chose for theirs in the offer)."""
+    (only those: the proposer chose for theirs in the offer). An acceptance without `lift`
+    (a phone's "Accept") leaves each of theirs waiting for their choice, and so does a deed
+    of the proposer's mortgaged after the offer was made."""
     offer, _ = answered_offer(act, accepting=True)
     received = {str(index) for index in offer.received()}
     lift_now = [*(offer.trade.get("lift") or []), *own_lifts(act, received)]
-    trade(act.part({**offer.trade, "lift": lift_now}))
+    terms = {**offer.trade, "lift": lift_now}
+    if act.state.settings.trade_receiver_chooses:
+        answered = offer.received() if "lift" in act.payload else []
+        terms["keep"] = [*(offer.trade.get("keep") or []), *answered]
+    trade(act.part(terms))
 
 
 @action(

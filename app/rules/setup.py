@@ -31,8 +31,10 @@ from .words import N_
 # owned the turn, 2026-11-25: the client sent the landing's kinds) does not replay under these.
 # RULES 3 (2026-11-28): a bankruptcy that does not carry the creditor's lift-now choice leaves it
 # waiting (M4); a log of RULES 2 replays with that off (Settings.receiver_chooses).
-RULES = 3
-REPLAYABLE = (2, 3)
+# RULES 4 (2026-11-28): so does a trade that does not carry the new owner's choice for a mortgaged
+# deed (M4); a log of RULES 2 or 3 replays with that off (Settings.trade_receiver_chooses).
+RULES = 4
+REPLAYABLE = (2, 3, 4)
 MAX_NAME = 24
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -175,6 +177,7 @@ def new_game(edition: Edition, setup: dict) -> GameState:
         income_tax_percent=income_tax_option(edition, setup),
         phone_turns=flag(setup, "phone_turns"),
         receiver_chooses=setup.get("rules", RULES) != 2,
+        trade_receiver_chooses=setup.get("rules", RULES) not in (2, 3),
     )
     return GameState(
         edition=edition.id,

@@ -35,6 +35,9 @@ class Settings:
     # M4: the new owner of a mortgaged deed a bankruptcy hands over, not asked with it, chooses
     # after (RECEIVED waits). Off for a game logged under rules 2, whose log replays without it.
     receiver_chooses: bool = False
+    # M4: the same for a trade that does not carry the new owner's choice (a phone's "Accept", a
+    # deed mortgaged after the offer named it). Off for a game logged under rules 2 or 3.
+    trade_receiver_chooses: bool = False
 
     @property
     def houses_for_hotel(self) -> int:

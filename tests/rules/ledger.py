@@ -487,23 +487,36 @@ def hand_over(book: Book, giver: int, taker: int, side: dict) -> list[int]:
     return deeds
 
 
-def trade(book: Book, payload: dict) -> None:
-    """X1-X3: cash, deeds and cards both ways between the two parties; M4 to the bank."""
+def trade(book: Book, payload: dict, asked: set[int] | None = None) -> None:
+    """X1-X3: cash, deeds and cards both ways between the two parties; M4 to the bank, for
+    each mortgaged deed whose new owner the trade asked (`asked`; None: all of them, as the
+    banker's trade, sending `lift`, asks, and every trade did before rules 4). Each other
+    one waits for its new owner's choice, nothing paid for it yet."""
     player, partner = int(payload["player"]), int(payload["partner"])
     lifted = {int(i) for i in payload.get("lift") or []}
+    if asked is None and book.before.settings.trade_receiver_chooses and "lift" not in payload:
+        asked = set()
     to_partner = hand_over(book, player, partner, payload.get("give") or {})
     to_player = hand_over(book, partner, player, payload.get("take") or {})
-    received_mortgaged(book, partner, to_partner, lifted)
-    received_mortgaged(book, player, to_player, lifted)
+    for taker, deeds in ((partner, to_partner), (player, to_player)):
+        chosen = [i for i in deeds if asked is None or i in asked]
+        received_mortgaged(book, taker, chosen, lifted)
+        book.received += [(taker, i) for i in deeds if i not in chosen and i in book.mortgaged]
 
 
 def trade_accept(book: Book, payload: dict) -> None:
     """M4: each new owner of a mortgaged deed chose lift-now for what they receive: the
-    proposer in the offer, the partner in the acceptance."""
+    proposer in the offer (for the deeds mortgaged then), the partner in the acceptance
+    (when it carries `lift`); since rules 4 the others wait for their new owner's choice."""
     offer = next(o for o in book.before.offers if o.id == payload["offer"]).trade
+    gets = {side: [int(i) for i in offer[side].get("deeds", [])] for side in ("give", "take")}
     chosen = [(offer.get("lift") or [], "take"), (payload.get("lift") or [], "give")]
-    lifted = [i for lifts, side in chosen for i in lifts if i in offer[side].get("deeds", [])]
-    trade(book, {**offer, "lift": lifted})
+    lifted = [int(i) for lifts, side in chosen for i in lifts if int(i) in gets[side]]
+    asked = None
+    if book.before.settings.trade_receiver_chooses:
+        asked = {int(i) for i in [*(offer.get("lift") or []), *(offer.get("keep") or [])]}
+        asked |= set(gets["give"]) if "lift" in payload else set()
+    trade(book, {**offer, "lift": lifted}, asked)
 
 
 # -- debts and bankruptcy: K1-K5, SG3 -------------------------------------------------------------

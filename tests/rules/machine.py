@@ -963,7 +963,7 @@ def trade(play: Play, c: Chooser) -> Tap:
         for i in side.get("deeds", [])
         if play.state.deeds[i].mortgaged
     ]
-    if mortgaged:
+    if mortgaged and c.odds(2, 3):  # the banker's choice; else each waits for its new owner
         payload["lift"] = c.some(mortgaged, len(mortgaged))
     return "trade", payload
 
@@ -1017,7 +1017,7 @@ def trade_accept(play: Play, c: Chooser) -> Tap:
     offer = next(o for o in play.state.offers if o.id == payload["offer"]).trade
     received = [*offer.get("give", {}).get("deeds", []), *offer.get("take", {}).get("deeds", [])]
     mortgaged = [i for i in received if play.state.deeds[i].mortgaged]
-    if mortgaged:
+    if mortgaged and c.odds(1, 2):  # else a plain "Accept": each waits for its new owner (M4)
         payload["lift"] = c.some(mortgaged, len(mortgaged))
     return kind, payload
 

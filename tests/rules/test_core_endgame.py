@@ -419,5 +419,6 @@ def test_h1_card_payments_to_the_bank_feed_the_pot_a_trade_s_interest_does_not()
     assert paid(table.draws(0, fee)) == [(0, None, fee.amount)]
     assert table.state.pot == fee.amount
     trade = {"player": 1, "partner": 2, "give": {"deeds": [READING]}, "take": {"cash": 10}}
-    assert paid(table.do("trade", **trade))[-1] == (2, None, interest(US.spaces[READING].mortgage))
+    kept = table.do("trade", **trade, lift=[])  # the banker asked: Cal keeps it
+    assert paid(kept)[-1] == (2, None, interest(US.spaces[READING].mortgage))
     assert table.state.pot == fee.amount

@@ -201,7 +201,7 @@ def test_m4_a_mortgaged_deed_received_costs_ten_percent_at_once():
     table = Table().own(0, PARK_PLACE, mortgaged=[PARK_PLACE])
     trade = {"player": 0, "partner": 1, "give": {"deeds": [PARK_PLACE]}, "take": {"cash": 100}}
     lifted = table.copy()
-    outcome = table.do("trade", **trade)
+    outcome = table.do("trade", **trade, lift=[])  # the banker asked Bea: she keeps it
     charge = interest(US.spaces[PARK_PLACE].mortgage)
     assert charge == 18
     assert paid(outcome) == [(1, 0, 100), (1, None, charge)]
@@ -277,7 +277,7 @@ def test_k2_x1_a_bankrupt_player_trades_nothing_either_side(bankrupt):
 def test_x3_a_mortgaged_deed_may_be_traded():
     table = Table().own(0, READING, mortgaged=[READING])
     trade = {"player": 0, "partner": 2, "give": {"deeds": [READING]}, "take": {"cash": 80}}
-    outcome = table.do("trade", **trade)
+    outcome = table.do("trade", **trade, lift=[])  # asked: Cal keeps it
     assert paid(outcome) == [(2, 0, 80), (2, None, interest(US.spaces[READING].mortgage))]
     assert table.state.deeds[READING].owner == 2 and table.state.deeds[READING].mortgaged
 

@@ -511,7 +511,7 @@ def test_m4_a_mortgaged_deed_received_costs_ten_percent_at_once():
     table = Table().own(0, PARK_PLACE)
     table.do("mortgage", player=0, deed=PARK_PLACE)
     trade = {"player": 0, "partner": 1, "give": {"deeds": [PARK_PLACE]}, "take": {"cash": 100}}
-    outcome = table.do("trade", **trade)
+    outcome = table.do("trade", **trade, lift=[])  # the banker asked Bea: she keeps it
     assert interest(value) == 18
     assert paid(outcome) == [(1, 0, 100), (1, None, interest(value))]
     assert table.cash(1) == 1500 - 100 - 18
@@ -562,7 +562,7 @@ def test_m4_each_mortgaged_deed_is_lifted_or_kept_on_its_own():
 def test_m4_a_receiver_who_cannot_pay_the_interest_is_refused_with_the_whole_amount():
     table = Table().own(0, PARK_PLACE, mortgaged=[PARK_PLACE]).put(1, cash=110)
     trade = {"player": 0, "partner": 1, "give": {"deeds": [PARK_PLACE]}, "take": {"cash": 100}}
-    error = table.refused("trade", **trade)
+    error = table.refused("trade", **trade, lift=[])  # asked: she keeps it
     assert error.rule == "K1"
     assert (error.params["name"], error.params["amount"], error.params["shortfall"]) == (
         "Bea",
@@ -578,7 +578,7 @@ def test_m4_cash_received_in_the_trade_pays_the_interest():
     assert table.refused("trade", **trade).rule == "X1"  # Bea gives nothing
     table.put(1, jail_free=["chest"])
     trade["take"] = {"jail_free": 1}
-    outcome = table.do("trade", **trade)
+    outcome = table.do("trade", **trade, lift=[])  # asked: Bea keeps it
     assert paid(outcome) == [(0, 1, 20), (1, None, 18)]
     assert table.cash(1) == 20 - 18 and table.state.players[0].jail_free == ["chest"]
 
@@ -687,7 +687,7 @@ def test_x3_a_mortgaged_deed_may_be_traded_and_stays_mortgaged():
     table = Table().own(0, READING)
     table.do("mortgage", player=0, deed=READING)
     trade = {"player": 0, "partner": 2, "give": {"deeds": [READING]}, "take": {"cash": 80}}
-    outcome = table.do("trade", **trade)
+    outcome = table.do("trade", **trade, lift=[])  # asked: Cal keeps it
     assert table.state.deeds[READING].owner == 2 and table.state.deeds[READING].mortgaged
     assert paid(outcome) == [(2, 0, 80), (2, None, interest(US.spaces[READING].mortgage))]
     assert table.refused("lift", player=0, deed=READING).rule == "M5"

@@ -59,7 +59,7 @@ def test_m4_the_proposer_may_lift_a_deed_it_receives_at_once():
 
 def test_m4_the_proposer_cannot_make_the_accepter_lift_a_deed_it_receives():
     """Ana offers her mortgaged Park Place to Bea for $100 and asks for it to be lifted: that
-    is Bea's choice, made when she accepts. Accepting plainly, she pays the 10% only."""
+    is Bea's choice. Accepting plainly, she pays nothing for it yet: her choice waits."""
     table = Table().own(0, PARK_PLACE, mortgaged=[PARK_PLACE])
     offer = offered(
         table,
@@ -70,8 +70,9 @@ def test_m4_the_proposer_cannot_make_the_accepter_lift_a_deed_it_receives():
         lift=[PARK_PLACE],
     )
     outcome = table.do("trade_accept", player=1, offer=offer)
-    assert paid(outcome) == [(1, 0, 100), (1, None, interest(MORTGAGE))]
+    assert paid(outcome) == [(1, 0, 100)]
     assert table.state.deeds[PARK_PLACE].mortgaged
+    assert [(w.what, w.seat, w.space) for w in table.waits()] == [("received", 1, PARK_PLACE)]
 
 
 def test_m4_an_offer_to_lift_what_the_proposer_cannot_pay_is_refused():

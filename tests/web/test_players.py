@@ -239,7 +239,9 @@ def test_k2_m4_the_debtor_s_phone_cannot_make_the_creditor_lift_a_mortgage(table
     table.throws_onto(1, BOARDWALK, 5)
     before, phone = table.game(), app.test_client()
     answer = table.phone_do(1, "bankrupt", phone, player=1, lift=[READING])
-    assert "another player's choice" in table.read(answer.headers["Location"], phone)
+    assert "lift is another player's choice, not this phone's" in table.read(
+        answer.headers["Location"], phone
+    )
     assert table.game() == before
     ana = table.cash()[0]
     table.phone_do(1, "bankrupt", phone, player=1)

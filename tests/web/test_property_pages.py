@@ -356,9 +356,8 @@ def test_m1_m4_x1_api_trade_and_mortgages_are_in_the_history_and_undone(table):
     mortgaged = table.act("mortgage", player=0, deed=PARK_PLACE)
     assert mortgaged["text"] == "Ana mortgages Park Place for $175"
     assert table.paid(mortgaged) == [(None, 0, 175)]
-    trade = table.act(
-        "trade", player=0, partner=1, give={"deeds": [PARK_PLACE]}, take={"cash": 100}
-    )
+    give, keep = {"deeds": [PARK_PLACE]}, []  # Bea's choice sent with it: keep it mortgaged
+    trade = table.act("trade", player=0, partner=1, give=give, take={"cash": 100}, lift=keep)
     assert table.paid(trade) == [(1, 0, 100), (1, None, 18)]
     assert trade["game"]["players"][1]["cash"] == 1500 - 100 - 18
     lifted = table.act("lift", player=1, deed=PARK_PLACE)
