@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 EMBEDDED_DATABASE = "sqlite:///tablebank.sqlite"  # Flask-SQLAlchemy puts it in instance/
 ENVIRONMENT = ("DATABASE_URL", "SECRET_KEY")
+DATABASE_NAMES = ("SQLALCHEMY_DATABASE_URI", "DATABASE_URL")  # one setting, two names
 PREFIX = "TABLEBANK"
 
 DEFAULTS = {
@@ -135,14 +136,15 @@ def database_setting(instance: Path) -> str:
     """The database `configure` names for an app of this instance folder, found without
     importing Flask: gunicorn's master asks it of app/schema.py before any worker starts,
     with nothing but the driver imported. tests/server/test_config.py holds the two equal."""
-    environment = {name: os.environ[name] for name in ENVIRONMENT if os.environ.get(name)}
     url = EMBEDDED_DATABASE
-    for layer in (file_settings(instance), prefixed(DATABASE_NAMES), environment):
+    for layer in (file_settings(instance), prefixed(DATABASE_NAMES), plain_environment()):
         url = layer.get("SQLALCHEMY_DATABASE_URI", layer.get("DATABASE_URL", url))
     return with_driver(url)
 
 
-DATABASE_NAMES = ("SQLALCHEMY_DATABASE_URI", "DATABASE_URL")
+def plain_environment() -> dict:
+    """`DATABASE_URL` and `SECRET_KEY`, as hosting services name them (no prefix)."""
+    return {name: os.environ[name] for name in ENVIRONMENT if os.environ.get(name)}
 
 
 def prefixed(names) -> dict:
@@ -164,7 +166,7 @@ def from_environment() -> dict:
 
     found = Config("")
     found.from_prefixed_env(PREFIX)
-    found.update({name: os.environ[name] for name in ENVIRONMENT if os.environ.get(name)})
+    found.update(plain_environment())
     return dict(found)
 
 
