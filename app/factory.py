@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from flask import Flask, jsonify, request
@@ -101,11 +102,19 @@ class Migrations:
         return getattr(self.app.extensions["migrate"], name)
 
 
+BUILDING = threading.Lock()
+
+
 class BuiltWhenFirstUsed(Rule):
     """A route whose URL builders (url_for) are made at their first use: werkzeug writes and
     compiles two Python functions per route as it is added, 25 ms of a start before its first
     answer for the app's 60 routes, most of which a first page never links to. Should
-    werkzeug stop making them through _compile_builder, they are made as it adds the route."""
+    werkzeug stop making them through _compile_builder, they are made as it adds the route.
+
+    They are made one at a time (BUILDING): werkzeug makes them with ast.parse, and CPython
+    3.11 counts the depth of every thread's ast.parse in one shared counter, so two pages
+    drawn at once in two threads could each fail with "AST constructor recursion depth
+    mismatch" (python/cpython#106905; it failed a live part in CI)."""
 
     def _compile_builder(self, append_unknown: bool = True):
         made = None
@@ -113,7 +122,9 @@ class BuiltWhenFirstUsed(Rule):
         def build(*args, **kwargs):
             nonlocal made
             if made is None:
-                made = super(BuiltWhenFirstUsed, self)._compile_builder(append_unknown)
+                with BUILDING:
+                    if made is None:
+                        made = super(BuiltWhenFirstUsed, self)._compile_builder(append_unknown)
             return made(*args, **kwargs)
 
         return build

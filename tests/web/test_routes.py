@@ -7,6 +7,8 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from flask import url_for
+from tablebank import factory
+from werkzeug.routing import Map, Rule
 
 
 def test_every_route_is_built_and_read_back_to_itself(app):
@@ -25,3 +27,23 @@ def test_every_route_is_built_and_read_back_to_itself(app):
                     name: str(value) for name, value in {**(rule.defaults or {}), **values}.items()
                 }
                 assert parse_qs(address.query) == {name: [v] for name, v in extra.items()}
+
+
+def test_a_route_s_builder_is_made_once_and_by_one_thread_at_a_time(monkeypatch):
+    """Two pages drawn at once in two threads both make builders on first use. werkzeug
+    makes them with ast.parse, which CPython 3.11 cannot run in two threads at once (a
+    live part failed in CI with "AST constructor recursion depth mismatch"): each is made
+    while the factory's BUILDING lock is held, and made once."""
+    made_while_held: list[bool] = []
+    make = Rule._compile_builder
+
+    def noted(rule, append_unknown=True):
+        made_while_held.append(factory.BUILDING.locked())
+        return make(rule, append_unknown)
+
+    monkeypatch.setattr(Rule, "_compile_builder", noted)
+    adapter = Map([factory.BuiltWhenFirstUsed("/g/<code>", endpoint="game")]).bind("localhost")
+    assert made_while_held == []  # not made as the route is added
+    assert adapter.build("game", {"code": "AB12"}) == "/g/AB12"
+    assert adapter.build("game", {"code": "CD34"}) == "/g/CD34"
+    assert made_while_held == [True]
