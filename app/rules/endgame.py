@@ -5,18 +5,27 @@ from __future__ import annotations
 
 from .actions import Act, action
 from .errors import RuleError
+from .property import keep_what_waits
 from .state import DEBT, GameState
 from .words import N_
 
 
 def end(act: Act) -> None:
-    """Nothing waits any more, but an open debt stays owed: the scores count it (SG4, K1)."""
+    """Nothing waits any more, but an open debt stays owed: the scores count it (SG4, K1). A
+    mortgaged deed's new owner still to choose keeps it, paying the 10% or owing it (M4);
+    the auction dropped first, so the cash a bid kept is free for it (P1)."""
     act.state.ended, act.state.auction, act.state.to_auction = True, None, []
+    if act.state.settings.received_kept_at_end:
+        keep_what_waits(act)
     act.state.pending = act.state.waiting(DEBT)
     act.say("the game ends")
 
 
-@action("end_game", label=N_("End the game"), rules="TL1, SG4")
+@action(
+    "end_game",
+    label=N_("End the game"),
+    rules="TL1, SG4; M4: a choice still waiting is kept mortgaged, its 10% paid or owed",
+)
 def end_game(act: Act) -> None:
     """TL1: the end time has come, or the banker ends the game early; scored by SG4."""
     end(act)

@@ -420,6 +420,17 @@ def keep_mortgaged(act: Act) -> None:
     settle_mortgaged(act, player, [deed], set(), owe=True)
 
 
+def keep_what_waits(act: Act) -> None:
+    """M4 at the game's end: every new owner still to choose keeps the deed mortgaged and pays
+    the bank the 10% now, or owes it (K1), as `keep_mortgaged` does. Lifting is the new
+    owner's option; the 10% is what M4 asks of them all, and SG4 scores both alike (Park Place
+    lifted: 175 + 18 paid, 350 counted; kept: 18 paid, 175 counted)."""
+    for choice in act.state.waiting(RECEIVED):
+        act.state.pending.remove(choice)
+        owner, deed = act.state.players[choice.seat], act.edition.spaces[choice.space]
+        settle_mortgaged(act, owner, [deed], set(), owe=True)
+
+
 # -- trades ------------------------------------------------------------------------------------
 
 

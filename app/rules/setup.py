@@ -33,8 +33,10 @@ from .words import N_
 # waiting (M4); a log of RULES 2 replays with that off (Settings.receiver_chooses).
 # RULES 4 (2026-11-28): so does a trade that does not carry the new owner's choice for a mortgaged
 # deed (M4); a log of RULES 2 or 3 replays with that off (Settings.trade_receiver_chooses).
-RULES = 4
-REPLAYABLE = (2, 3, 4)
+# RULES 5 (2026-11-28): a choice of M4 still waiting when the game ends is settled as kept, its
+# 10% paid or owed; a log of RULES 2 to 4 replays with it dropped (Settings.received_kept_at_end).
+RULES = 5
+REPLAYABLE = (2, 3, 4, 5)
 MAX_NAME = 24
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -178,6 +180,7 @@ def new_game(edition: Edition, setup: dict) -> GameState:
         phone_turns=flag(setup, "phone_turns"),
         receiver_chooses=setup.get("rules", RULES) != 2,
         trade_receiver_chooses=setup.get("rules", RULES) not in (2, 3),
+        received_kept_at_end=setup.get("rules", RULES) not in (2, 3, 4),
     )
     return GameState(
         edition=edition.id,

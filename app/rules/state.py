@@ -38,6 +38,9 @@ class Settings:
     # M4: the same for a trade that does not carry the new owner's choice (a phone's "Accept", a
     # deed mortgaged after the offer named it). Off for a game logged under rules 2 or 3.
     trade_receiver_chooses: bool = False
+    # M4: a choice still waiting when the game ends (TL1, SG3, K4, the banker's word) is kept
+    # mortgaged, its 10% paid or owed. Off for a game logged under rules 2 to 4 (dropped then).
+    received_kept_at_end: bool = False
 
     @property
     def houses_for_hotel(self) -> int:

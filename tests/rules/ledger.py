@@ -603,9 +603,13 @@ def to_bank(book: Book, seat: int) -> None:
 
 def end(book: Book, payload: dict | None = None) -> None:
     """K4, SG3, TL1: the game ends; no choice waits any more, but an open debt stays owed
-    (SG4 counts it)."""
+    (SG4 counts it). M4: a mortgaged deed whose new owner has still to choose is kept, its
+    10% paid to the bank or owed (before rules 5 the choice was dropped, nothing paid)."""
     book.ended, book.choices, book.deal_waits, book.bids = True, [], False, {}
-    book.received = []  # M4: a choice left open when the game ends is not made
+    if book.before.settings.received_kept_at_end:
+        for owner, index in book.received:
+            book.owe(owner, BANK, math.ceil(book.space(index).mortgage / 10))
+    book.received = []
 
 
 # -- the rest -------------------------------------------------------------------------------------
