@@ -15,7 +15,7 @@ from .errors import RuleError
 from .fields import FIELDS, MAX_AMOUNT, MAX_NOTE, SEATS
 from .state import DEBT, GameState, Pending, PlayerState
 from .wealth import raisable
-from .words import Phrase, logged
+from .words import N_, Phrase, logged
 
 SEAT_WORDS = dict(  # each seat field, as a message names it
     zip(
@@ -209,12 +209,15 @@ class Act:
         )
 
     def say_short(self, payer: PlayerState) -> None:
+        """How far the payer falls short: the debt waits to be raised, or, once the game has
+        ended, counts against them in the standings (SG4)."""
         short = self.state.owed_by(payer.seat) - payer.cash
-        self.say(
-            "{player} is {short:money} short: the debt waits until the money is raised",
-            player=payer.name,
-            short=short,
+        words = (
+            N_("{player} is {short:money} short: the debt counts against them in the standings")
+            if self.state.ended
+            else N_("{player} is {short:money} short: the debt waits until the money is raised")
         )
+        self.say(words, player=payer.name, short=short)
 
     def shortfall(self, payer: PlayerState, amount: int, payee=None) -> RuleError:
         """K1, with the figures the way out needs: who, how much, to whom (None: the bank)."""

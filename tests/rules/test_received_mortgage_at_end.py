@@ -79,6 +79,8 @@ def test_m4_k1_sg4_the_banker_ends_the_game_and_bea_owes_the_10_she_cannot_pay()
     outcome = table.do("end_game")
     assert paid(outcome) == []
     assert f"Bea owes ${TEN_PERCENT} interest and keeps Park Place mortgaged" in outcome.text
+    assert "Bea is $8 short: the debt counts against them in the standings" in outcome.text
+    assert "until the money is raised" not in outcome.text  # the game is over: nothing is
     assert [(d.creditor, d.amount) for d in table.state.debts_of(1)] == [(None, TEN_PERCENT)]
     parts = score_breakdown(table.state, US, 1)
     assert (parts["cash"], parts["mortgaged"], parts["debts"]) == (10, PRICE // 2, -TEN_PERCENT)
