@@ -132,8 +132,23 @@ var tablebank = (function () {
       if (place) { place.replaceWith(once); }
     }
     box.dataset.version = String(v);
+    settle(v);
     announce();
     box.dispatchEvent(new Event("updated", { bubbles: true }));
+  }
+  // A result shown above the live part ("The bank pays Ana $200", its Undo) is about the game
+  // at the version it was drawn for (`data-about`): once the live part is newer, another device
+  // acted (followed it, or undid it), so it goes: its Undo would be refused, its words may no
+  // longer hold. The live part says what is now. A focus inside it goes to the page's heading.
+  function settle(v) {
+    document.querySelectorAll(".flash[data-about]").forEach(function (flash) {
+      if (v <= Number(flash.dataset.about)) { return; }
+      if (flash.contains(document.activeElement)) {
+        var heading = document.querySelector("h1");
+        if (heading) { heading.setAttribute("tabindex", "-1"); heading.focus({ preventScroll: true }); }
+      }
+      flash.remove();
+    });
   }
   function refresh() {
     if (!box) { return; }

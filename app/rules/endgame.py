@@ -31,6 +31,12 @@ def end_game(act: Act) -> None:
     end(act)
 
 
+def closed(state: GameState) -> RuleError | None:
+    """Why no action can be done in the game now (`apply` refuses every one by it): the game
+    has ended (`ended`); None while it is played."""
+    return ended(state) if state.ended else None
+
+
 def ended(state: GameState) -> RuleError:
     """The refusal of any action once the game has ended, naming the rule that ended it: the
     second bankruptcy of a short game (SG3), the last player left (K4), a time-limited game's

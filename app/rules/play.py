@@ -15,7 +15,7 @@ from . import property as _property  # noqa: F401
 from . import setup as _setup  # noqa: F401
 from .actions import KINDS, Act, Outcome
 from .edition import Edition
-from .endgame import ended
+from .endgame import closed
 from .errors import RuleError
 from .state import GameState
 from .turn import settle_turn
@@ -23,8 +23,9 @@ from .words import sentence
 
 
 def apply(state: GameState, edition: Edition, kind: str, payload: dict) -> Outcome:
-    if state.ended:
-        raise ended(state)  # K4, SG3, TL1 or the banker's word
+    refusal = closed(state)
+    if refusal is not None:
+        raise refusal  # K4, SG3, TL1 or the banker's word
     declared = KINDS.get(kind) if isinstance(kind, str) else None
     handler = declared.handler if declared else None
     if handler is None:

@@ -28,9 +28,11 @@ from .auth import banker_games, is_banker, remember_banker
 from .colours import make_legible
 from .pages import (
     Option,
+    action_page,
     back_to,
     confirming,
     expected_version,
+    game_over,
     load,
     page,
     payload_from_form,
@@ -235,7 +237,9 @@ def seated(game_id: str, seat: int) -> tuple[Game, GameState]:
 
 @bp.get("/g/<game_id>/player/<int:seat>")
 def player(game_id: str, seat: int):
-    game, state = seated(game_id, seat)
+    game = seated(game_id, seat)[0]
+    ended = game_over(game)  # the card stays; what it offers to do goes
+    state = bank.state_of(game)  # as the clock may have just left it (TL1)
     who = {"player": seat}
     jail = [previewed(game, k, who) for k in ("jail_fine", "jail_card")]
     return page(
@@ -245,6 +249,7 @@ def player(game_id: str, seat: int):
         jail=jail,
         deeds=deeds_of(game, state, seat),
         presets=turns.PRESETS,
+        ended=ended,
     )
 
 
@@ -258,6 +263,7 @@ def deeds_of(game: Game, state: GameState, seat: int) -> list[dict]:
 
 
 @bp.get("/g/<game_id>/pick/<kind>")
+@action_page
 def pick(game_id: str, kind: str):
     """An action that needs only a player (pass GO, go to jail): one button each."""
     if kind not in ("pass_go", "go_to_jail", "parking_pot"):
@@ -275,18 +281,21 @@ def pick(game_id: str, kind: str):
 
 
 @bp.get("/g/<game_id>/land")
+@action_page
 def land_player(game_id: str):
     game = load(game_id)
     return page("land_player.html", game, players=bank.state_of(game).in_play())
 
 
 @bp.get("/g/<game_id>/land/<int:seat>")
+@action_page
 def land_space(game_id: str, seat: int):
     game, state = seated(game_id, seat)
     return page("land_space.html", game, who=state.players[seat])
 
 
 @bp.get("/g/<game_id>/land/<int:seat>/<int:index>")
+@action_page
 def land(game_id: str, seat: int, index: int):
     """R1: the board is the truth: a landing the dice pad did not see, worked out by the
     rules core as after a throw (the salary if the token passed GO on its way)."""
@@ -328,6 +337,7 @@ def place_offer(game: Game, who, space) -> Option | None:
 
 
 @bp.get("/g/<game_id>/money")
+@action_page
 def money(game_id: str):
     """Pay or collect from the bank: the form shows its sentence before the confirm button."""
     game = load(game_id)
@@ -343,6 +353,7 @@ def money(game_id: str):
 
 
 @bp.get("/g/<game_id>/transfer")
+@action_page
 def transfer(game_id: str):
     game = load(game_id)
     fields = {k: request.args.get(k) for k in ("from", "to", "amount", "note")}

@@ -12,7 +12,7 @@ from markupsafe import Markup
 from .. import bank
 from ..live import announce_keys, watcher
 from ..models import Game, Player, db, new_token
-from .pages import load, page, previewed
+from .pages import game_over, load, page, previewed
 
 bp = Blueprint("codes", __name__)
 QR_KEPT = 1024  # codes kept per process (10 a game), about 5 kB each
@@ -56,6 +56,7 @@ def codes(game_id: str):
         banker_url=banker_link(game),
         banker_qr=qr_svg(banker_link(game)),
         printable=printable,
+        ended=game_over(game),  # the links stay (the phones show the results); no switch
         **phone_turns_switch(game),
     )
 

@@ -16,7 +16,7 @@ from ..rules.state import DEAL
 from . import turns
 from .args import seat_of
 from .filters import as_utc
-from .pages import Option, load, page, previewed
+from .pages import Option, action_page, load, page, previewed
 from .present import row_said
 
 bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
@@ -27,6 +27,7 @@ CHART_POINTS = 120  # a point every 3 units of the chart's width, whatever the g
 
 
 @bp.get("/auction")
+@action_page
 def auction(game_id: str):
     """The live auction: the highest bid and bidder, a bid for any player, the close."""
     game = load(game_id)
@@ -102,6 +103,7 @@ def bid_chips(state, edition) -> list[tuple]:
 
 
 @bp.get("/bankrupt")
+@action_page
 def bankrupt(game_id: str):
     """K1-K3: a debtor's debt, what they could raise, and the bankruptcy (refused in words
     while they could pay); the creditor chooses to lift received mortgages now or later (M4)."""
@@ -131,6 +133,7 @@ def mortgaged_of(game, seat: int) -> list:
 
 
 @bp.get("/deal")
+@action_page
 def deal(game_id: str):
     """SG1: record the deeds dealt by hand from the real cards, or deal them at random."""
     game = load(game_id)
@@ -146,6 +149,7 @@ def deal(game_id: str):
 
 
 @bp.get("/end")
+@action_page
 def end(game_id: str):
     game = load(game_id)
     return page("confirm.html", game, option=previewed(game, "end_game", {}, style="danger"))

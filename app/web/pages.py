@@ -5,6 +5,7 @@ the page drawn with the game's view, and the fields an action's form posts."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import wraps
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import abort, g, render_template, request, url_for
@@ -16,6 +17,7 @@ from .. import bank
 from ..inputs import parse_json
 from ..models import Game, Player, db
 from ..rules import KINDS, UNDO, RuleError
+from ..rules.endgame import closed
 from .args import whole
 from .colours import marks
 from .present import game_view
@@ -88,6 +90,29 @@ def game_by_table_token(token: str) -> Game:
     return found
 
 
+def game_over(game: Game) -> str | None:
+    """Why nothing can be done in the game any more, in the rules core's words (K4, SG3, TL1,
+    the banker's word), or None while it is played. A time-limited game whose end has come is
+    ended first, by the clock, as the dashboard does (TL1)."""
+    bank.end_if_time_is_up(game)
+    refusal = closed(bank.state_of(game))
+    return None if refusal is None else refused(refusal)
+
+
+def action_page(view):
+    """A banker's page for doing something (a form to fill, an action to confirm), opened on a
+    finished game (a typed address, a bookmark, Back): it says once that the game has ended,
+    with the way to the results, instead of its forms (`page` and base.html). Its own checks
+    of the address run as before (no such seat: 404)."""
+
+    @wraps(view)
+    def drawn(game_id: str, **kwargs):
+        g.game_over = game_over(load(game_id))
+        return view(game_id, **kwargs)
+
+    return drawn
+
+
 def stale_tap(game_id: str, kind: str, back: str, token: str | None = None):
     """The answer to a tap drawn for an earlier moment (Back, another phone acted): nothing
     was done. A throw's says the turn was taken; anything else's, that the game moved on."""
@@ -115,6 +140,7 @@ def page(template: str, game: Game | None = None, **context):
         deed_at = {deed["space"]: deed for deed in view["deeds"]}
         context.update(game=game, view=view, deed_at=deed_at, edition=bank.edition_of(game))
         context.setdefault("winners", view["winners"])
+        context.setdefault("game_over", g.get("game_over"))  # an action page's (action_page)
         g.marks = marks([p["name"] for p in view["players"]])
     return render_template(template, **context)
 

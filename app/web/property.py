@@ -12,7 +12,7 @@ from ..rules.auctions import shortage
 from ..rules.edition import Edition, Group
 from ..rules.property import check_trade_parties, lift_cost, whole_groups
 from .args import seat_of, wholes
-from .pages import Option, load, page, previewed
+from .pages import Option, action_page, load, page, previewed
 from .words import N_, refused
 
 bp = Blueprint("property", __name__, url_prefix="/g/<game_id>")
@@ -103,6 +103,7 @@ def group_choices(game, state: GameState, seat: int, group: Group) -> dict:
 
 
 @bp.get("/build")
+@action_page
 def build(game_id: str):
     game, state, edition, seat = for_player(game_id)
     owned = [] if seat is None else whole_groups(state, edition, seat)
@@ -117,6 +118,7 @@ def build(game_id: str):
 
 
 @bp.get("/mortgages")
+@action_page
 def mortgages(game_id: str):
     game, state, edition, seat = for_player(game_id)
     held = [] if seat is None else state.held_by(seat)
@@ -152,6 +154,7 @@ def trade_payload(state: GameState, args: dict | None = None) -> dict | None:
 
 
 @bp.get("/trade")
+@action_page
 def trade(game_id: str):
     """Build a trade, see each side's cash before and after, and choose M4 deed by deed."""
     game = load(game_id)
