@@ -11,6 +11,7 @@ from flask import (
     flash,
     redirect,
     request,
+    session,
     url_for,
 )
 from flask_babel import get_locale
@@ -45,6 +46,7 @@ from .words import N_, refused, said
 
 bp = Blueprint("banker", __name__)
 
+DONE_AT = "done_at"  # the version the banker's last action left (its flash's Undo)
 YEAR = 365 * 24 * 3600  # the `tzo` cookie's life, as app.js sets it
 
 # Each colour keeps 3:1 on the light and the dark pages and on the board (web/colours.py).
@@ -420,6 +422,7 @@ def after(done, kind: str):
     pass_on(done.game)  # the page the answer leads to draws the game as the action left it
     text = said(done.action.lines, bank.edition_of(done.game), done.action.text, kind == UNDO)
     flash(_("Already done: %(what)s", what=text) if done.repeated else text, "done")
+    session[DONE_AT] = [game_id, done.game.version]  # what its Undo may take back (_flash.html)
     state = bank.state_of(done.game)
     if state.ended:
         return redirect(url_for("endgame.results", game_id=game_id))  # K4, SG3: who won
