@@ -293,8 +293,10 @@ def _append(
         created_at=now(),  # the news to the other processes carries it
     )
     undone = logbook.undo_target(game) if kind == UNDO else None
-    seats = logbook.record(game, row, outcome.state, edition_of(game), undone, outcome.parties)
-    game.state = outcome.state.to_dict()
+    snapshot = outcome.state.to_dict()  # once: the game's snapshot and the row's checkpoint
+    edition = edition_of(game)
+    seats = logbook.record(game, row, outcome.state, edition, undone, outcome.parties, snapshot)
+    game.state = snapshot
     integrity.seal(game)
     db.session.add(row)
     cash = cash_of(game)
