@@ -124,6 +124,36 @@ def _lock(game_id: str) -> Game:
     return game
 
 
+LOCKED = "tablebank.locked"  # session.info: the game read under its action's lock, and when
+
+
+def locked(game_id: str) -> Game | None:
+    """The game read under the lock its action takes (the banker check of a request that
+    acts: web/auth.py), so that the action, in the same transaction, takes it as it is
+    rather than reading it again; None if there is no such game."""
+    _begin()
+    try:
+        game = _lock(game_id)
+    except NotFound:
+        return None
+    session = db.session()
+    session.info[LOCKED] = (game, session.get_transaction())
+    return game
+
+
+def _held(game_id: str) -> Game | None:
+    """The game `locked` read, if this transaction still holds its lock and nothing has been
+    written since; else None (the action takes the lock itself)."""
+    session = db.session()
+    held = session.info.pop(LOCKED, None)
+    if held is None or session.new or session.dirty or session.deleted:
+        return None
+    game, transaction = held  # the transaction object is held: it cannot be another's
+    if game.id != game_id or transaction is not session.get_transaction():
+        return None
+    return game
+
+
 def scoped_key(actor: str, key: str | None) -> str | None:
     """An idempotency key as stored: in the namespace of who sent it (the banker, whether by
     page or API; one player; the clock), so no one can take or read another's key. The key
@@ -212,9 +242,11 @@ def _commit() -> None:
 
 
 def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
-    _begin()
+    game = _held(game_id)
+    if game is None:
+        _begin()
     try:
-        game = _lock(game_id)
+        game = game or _lock(game_id)
         integrity.check(game)  # a snapshot changed behind the bank's back: nothing is done
         earlier = _already_done(game, actor, key, kind, payload) if key else None
         if earlier is not None:

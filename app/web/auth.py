@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, current_app, flash, g, redirect, request, session, url_for
 from flask_babel import gettext
 
+from .. import bank
 from ..live import announce_keys, watcher
 from ..models import Game, db
 from ..serving import is_api
@@ -29,6 +30,7 @@ SESSION_KEY = "bankers"  # {game id: fingerprint of the banker key this device w
 OLD_SESSION_KEY = "banker_of"  # before fingerprints: a list of game ids
 ORIGINAL_KEY_LENGTH = 22  # models.new_token(); a rotated key is longer (new_banker_key)
 HEADER = "X-Banker-Key"
+ACTING = ("banker.do", "banker.quick", "api.act")  # the requests that go through bank.perform
 REMEMBERED = 40  # games a browser remembers being the banker of (the cookie stays small)
 
 bp = Blueprint("keys", __name__)
@@ -81,7 +83,7 @@ def require_banker():
     game_id = (request.view_args or {}).get("game_id")
     if game_id is None:
         return None
-    game = passed_on(game_id) or db.session.get(Game, game_id)
+    game = passed_on(game_id) or read_for(game_id)
     if game is None:
         abort(404, gettext("There is no such game here"))
     g.game = game  # loaded once: the view takes it from here (banker.load)
@@ -102,6 +104,14 @@ def require_banker():
         args = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "key"])
         return redirect(request.base_url + (f"?{args}" if args else ""))
     return None
+
+
+def read_for(game_id: str) -> Game | None:
+    """The game, for the banker check. A request that acts on it (it holds the game's writer
+    turn: app/writers.py) reads it under the lock its action takes, once for both."""
+    if request.endpoint in ACTING and g.get("turn_of") == game_id:
+        return bank.locked(game_id)
+    return db.session.get(Game, game_id)
 
 
 def new_banker_key() -> str:
