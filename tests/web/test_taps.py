@@ -82,6 +82,32 @@ def test_the_page_a_tap_leads_to_reads_nothing_the_action_wrote(table, app):
     assert table.page(f"/g/{table.id}/").count("$1,700") == answer.text.count("$1,700")
 
 
+def test_a_tap_reads_its_game_once_under_the_lock_its_action_takes(table, app):
+    """The banker check of a request that acts reads the game under the action's lock, and
+    the action takes it from there: one read of the game's row for the whole tap, the locked
+    one (on SQLite, inside the write transaction; on PostgreSQL, FOR UPDATE)."""
+    table.new_game()
+    fields, run = pass_go(table), []
+    with app.app_context():
+        engine = db.engine
+
+    def statement(_conn, _cursor, sql, *_args) -> None:
+        run.append(" ".join(sql.split()))
+
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        answer = table.client.post(f"/g/{table.id}/do", data=fields, headers=TAP)
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+    assert answer.status_code == 200 and table.cash() == [1700, 1500]
+    reads = [sql for sql in run if sql.startswith("SELECT game.id")]
+    assert len(reads) == 1
+    if engine.dialect.name == "sqlite":
+        assert run.index("BEGIN IMMEDIATE") < run.index(reads[0])
+    else:
+        assert reads[0].endswith("FOR UPDATE")
+
+
 def test_without_javascript_the_same_form_is_redirected(table):
     table.new_game()
     answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table))
