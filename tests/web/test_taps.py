@@ -108,6 +108,18 @@ def test_a_tap_reads_its_game_once_under_the_lock_its_action_takes(table, app):
         assert reads[0].endswith("FOR UPDATE")
 
 
+def test_a_tap_s_answer_carries_the_session_as_its_page_left_it_once(table):
+    """The POST hands its session to the page its answer draws, which writes the one cookie
+    the answer carries: the banner taken, the banker still remembered."""
+    table.new_game()
+    answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
+    sessions = [c for c in answer.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    assert len(sessions) == 1
+    assert 'class="flash done"' in answer.text
+    dashboard = table.page(f"/g/{table.id}/")
+    assert 'class="flash done"' not in dashboard and "$1,700" in table.text(dashboard)
+
+
 def test_without_javascript_the_same_form_is_redirected(table):
     table.new_game()
     answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table))
