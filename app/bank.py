@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from flask import current_app, has_request_context, request
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from . import integrity, logbook, snapshots, writers
@@ -107,18 +107,31 @@ def _undo(game: Game) -> Outcome:
     return Outcome(state, f"Undo: {target.text}", lines=target.lines or [])
 
 
+# The statements of every action, made once (making one costs more than running it on SQLite).
+LOCKING = (
+    select(Game)
+    .where(Game.id == bindparam("game"))
+    .with_for_update()
+    .execution_options(populate_existing=True)  # the row as it is now, not as cached
+)
+EARLIER = select(Action).where(
+    Action.game_id == bindparam("game"),
+    or_(
+        Action.idempotency_key == bindparam("scoped"),
+        and_(
+            Action.idempotency_key == bindparam("key"),
+            Action.actor.in_(bindparam("senders", expanding=True)),
+        ),
+    ),
+)
+
+
 def _lock(game_id: str) -> Game:
     """The game, locked until the transaction ends: SQLite takes its write lock at BEGIN
     IMMEDIATE (one writer in the whole database), PostgreSQL a row lock (SELECT ... FOR
     UPDATE: one writer per game). Either way a second action on the game waits here until the
     first has committed or rolled back, then reads what the first wrote."""
-    query = (
-        select(Game)
-        .where(Game.id == game_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)  # the row as it is now, not as cached
-    )
-    game = db.session.scalars(query).one_or_none()
+    game = db.session.scalars(LOCKING, {"game": game_id}).one_or_none()
     if game is None:
         raise NotFound()
     return game
@@ -168,15 +181,9 @@ def _already_done(game: Game, actor: str, key: str, kind: str, payload: dict) ->
     """The action this sender's idempotency key already applied, if any (a double tap, a
     retry). Keys logged before they were scoped are found as they were sent, by the same
     sender."""
-    same_sender = ("banker", "api") if actor in ("banker", "api") else (actor,)
-    query = select(Action).where(
-        Action.game_id == game.id,
-        or_(
-            Action.idempotency_key == scoped_key(actor, key),
-            and_(Action.idempotency_key == key, Action.actor.in_(same_sender)),
-        ),
-    )
-    earlier = db.session.scalars(query).first()
+    same_sender = ["banker", "api"] if actor in ("banker", "api") else [actor]
+    found = {"game": game.id, "scoped": scoped_key(actor, key), "key": key, "senders": same_sender}
+    earlier = db.session.scalars(EARLIER, found).first()
     if earlier is not None and (earlier.kind, earlier.payload) != (kind, payload):
         raise RuleError(
             "idempotency",
