@@ -148,10 +148,17 @@ def locked(game_id: str) -> Game | None:
     try:
         game = _lock(game_id)
     except NotFound:
+        db.session.rollback()  # the lock goes at once
         return None
     session = db.session()
     session.info[LOCKED] = (game, session.get_transaction())
     return game
+
+
+def unlock() -> None:
+    """The lock `locked` took, if it is still held, let go (nothing was written under it)."""
+    if db.session().info.pop(LOCKED, None) is not None:
+        db.session.rollback()
 
 
 def _held(game_id: str) -> Game | None:

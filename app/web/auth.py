@@ -88,6 +88,7 @@ def require_banker():
         abort(404, gettext("There is no such game here"))
     g.game = game  # loaded once: the view takes it from here (banker.load)
     if not is_banker(game):
+        bank.unlock()  # a lock read_for took goes at once, not after the error page
         if key_changed(game) and not is_api(request.path):
             from .errors import error_page_for
 
@@ -108,10 +109,19 @@ def require_banker():
 
 def read_for(game_id: str) -> Game | None:
     """The game, for the banker check. A request that acts on it (it holds the game's writer
-    turn: app/writers.py) reads it under the lock its action takes, once for both."""
-    if request.endpoint in ACTING and g.get("turn_of") == game_id:
+    turn: app/writers.py) and says it is the banker's reads it under the lock its action
+    takes, once for both; a request that says nothing of the kind takes no lock."""
+    if request.endpoint in ACTING and g.get("turn_of") == game_id and claims_banker(game_id):
         return bank.locked(game_id)
     return db.session.get(Game, game_id)
+
+
+def claims_banker(game_id: str) -> bool:
+    """This request says it is the game's banker (its session names the game, or it offers a
+    key), whether or not that holds (is_banker)."""
+    held = session.get(SESSION_KEY, {})
+    named = isinstance(held, dict) and game_id in held
+    return named or game_id in session.get(OLD_SESSION_KEY, []) or bool(offered_key())
 
 
 def new_banker_key() -> str:

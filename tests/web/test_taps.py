@@ -108,6 +108,26 @@ def test_a_tap_reads_its_game_once_under_the_lock_its_action_takes(table, app):
         assert reads[0].endswith("FOR UPDATE")
 
 
+def test_a_post_that_does_not_claim_the_bank_takes_no_lock(table, app):
+    """Another phone's POST to the banker's door (no banker key, no banker session) is
+    refused without taking the write lock that every game's actions share on SQLite."""
+    table.new_game()
+    run = []
+    with app.app_context():
+        engine = db.engine
+
+    def statement(_conn, _cursor, sql, *_args) -> None:
+        run.append(" ".join(sql.split()))
+
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        answer = app.test_client().post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+    assert answer.status_code == 403 and table.cash() == [1500, 1500]
+    assert not [sql for sql in run if "IMMEDIATE" in sql or "FOR UPDATE" in sql]
+
+
 def test_a_tap_s_answer_carries_the_session_as_its_page_left_it_once(table):
     """The POST hands its session to the page its answer draws, which writes the one cookie
     the answer carries: the banner taken, the banker still remembered."""
