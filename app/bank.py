@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from flask import current_app, has_request_context, request
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from . import integrity, logbook, snapshots, writers
@@ -107,20 +107,70 @@ def _undo(game: Game) -> Outcome:
     return Outcome(state, f"Undo: {target.text}", lines=target.lines or [])
 
 
+# The statements of every action, made once (making one costs more than running it on SQLite).
+LOCKING = (
+    select(Game)
+    .where(Game.id == bindparam("game"))
+    .with_for_update()
+    .execution_options(populate_existing=True)  # the row as it is now, not as cached
+)
+EARLIER = select(Action).where(
+    Action.game_id == bindparam("game"),
+    or_(
+        Action.idempotency_key == bindparam("scoped"),
+        and_(
+            Action.idempotency_key == bindparam("key"),
+            Action.actor.in_(bindparam("senders", expanding=True)),
+        ),
+    ),
+)
+
+
 def _lock(game_id: str) -> Game:
     """The game, locked until the transaction ends: SQLite takes its write lock at BEGIN
     IMMEDIATE (one writer in the whole database), PostgreSQL a row lock (SELECT ... FOR
     UPDATE: one writer per game). Either way a second action on the game waits here until the
     first has committed or rolled back, then reads what the first wrote."""
-    query = (
-        select(Game)
-        .where(Game.id == game_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)  # the row as it is now, not as cached
-    )
-    game = db.session.scalars(query).one_or_none()
+    game = db.session.scalars(LOCKING, {"game": game_id}).one_or_none()
     if game is None:
         raise NotFound()
+    return game
+
+
+LOCKED = "tablebank.locked"  # session.info: the game read under its action's lock, and when
+
+
+def locked(game_id: str) -> Game | None:
+    """The game read under the lock its action takes (the banker check of a request that
+    acts: web/auth.py), so that the action, in the same transaction, takes it as it is
+    rather than reading it again; None if there is no such game."""
+    _begin()
+    try:
+        game = _lock(game_id)
+    except NotFound:
+        db.session.rollback()  # the lock goes at once
+        return None
+    session = db.session()
+    session.info[LOCKED] = (game, session.get_transaction())
+    return game
+
+
+def unlock() -> None:
+    """The lock `locked` took, if it is still held, let go (nothing was written under it)."""
+    if db.session().info.pop(LOCKED, None) is not None:
+        db.session.rollback()
+
+
+def _held(game_id: str) -> Game | None:
+    """The game `locked` read, if this transaction still holds its lock and nothing has been
+    written since; else None (the action takes the lock itself)."""
+    session = db.session()
+    held = session.info.pop(LOCKED, None)
+    if held is None or session.new or session.dirty or session.deleted:
+        return None
+    game, transaction = held  # the transaction object is held: it cannot be another's
+    if game.id != game_id or transaction is not session.get_transaction():
+        return None
     return game
 
 
@@ -138,15 +188,9 @@ def _already_done(game: Game, actor: str, key: str, kind: str, payload: dict) ->
     """The action this sender's idempotency key already applied, if any (a double tap, a
     retry). Keys logged before they were scoped are found as they were sent, by the same
     sender."""
-    same_sender = ("banker", "api") if actor in ("banker", "api") else (actor,)
-    query = select(Action).where(
-        Action.game_id == game.id,
-        or_(
-            Action.idempotency_key == scoped_key(actor, key),
-            and_(Action.idempotency_key == key, Action.actor.in_(same_sender)),
-        ),
-    )
-    earlier = db.session.scalars(query).first()
+    same_sender = ["banker", "api"] if actor in ("banker", "api") else [actor]
+    found = {"game": game.id, "scoped": scoped_key(actor, key), "key": key, "senders": same_sender}
+    earlier = db.session.scalars(EARLIER, found).first()
     if earlier is not None and (earlier.kind, earlier.payload) != (kind, payload):
         raise RuleError(
             "idempotency",
@@ -212,9 +256,11 @@ def _commit() -> None:
 
 
 def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
-    _begin()
+    game = _held(game_id)
+    if game is None:
+        _begin()
     try:
-        game = _lock(game_id)
+        game = game or _lock(game_id)
         integrity.check(game)  # a snapshot changed behind the bank's back: nothing is done
         earlier = _already_done(game, actor, key, kind, payload) if key else None
         if earlier is not None:
@@ -293,8 +339,10 @@ def _append(
         created_at=now(),  # the news to the other processes carries it
     )
     undone = logbook.undo_target(game) if kind == UNDO else None
-    seats = logbook.record(game, row, outcome.state, edition_of(game), undone, outcome.parties)
-    game.state = outcome.state.to_dict()
+    snapshot = outcome.state.to_dict()  # once: the game's snapshot and the row's checkpoint
+    edition = edition_of(game)
+    seats = logbook.record(game, row, outcome.state, edition, undone, outcome.parties, snapshot)
+    game.state = snapshot
     integrity.seal(game)
     db.session.add(row)
     cash = cash_of(game)

@@ -171,6 +171,7 @@ def register_web(app: Flask) -> None:
     filters.register(app)
     theme.register(app)  # light or dark pages (the system's, or the reader's switch)
     security.register(app)
+    app.session_interface = taps.TapSessions()  # security's, a tap's handed to its page
     faults.register(app)  # 503 in words when the database does not answer
     if db_setup.gevent_patched():  # a body read whole, in time, before the deadline starts
         serving.bodies_in_time(app, security.body_limit)

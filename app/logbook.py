@@ -38,8 +38,10 @@ SEAT_FIELDS = (*SEATS, "creditor")  # the earlier rules' bankrupt named its cred
 EVERYONE = ("deal", "end_game")  # actions that concern the whole table
 
 
-def pack(state: GameState) -> bytes:
-    return zlib.compress(json.dumps(state.to_dict(), separators=(",", ":")).encode(), 1)
+def pack(state: GameState, snapshot: dict | None = None) -> bytes:
+    """The state as a checkpoint; `snapshot`, its `to_dict()` if the caller has it already."""
+    data = state.to_dict() if snapshot is None else snapshot
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 1)
 
 
 def unpack(blob: bytes) -> GameState:
@@ -62,15 +64,22 @@ def worths_of(state: GameState, edition: Edition) -> list[int]:
 
 
 def record(
-    game: Game, row: Action, state: GameState, edition: Edition, undone=None, parties=()
+    game: Game,
+    row: Action,
+    state: GameState,
+    edition: Edition,
+    undone=None,
+    parties=(),
+    snapshot: dict | None = None,
 ) -> set[int]:
     """Fill in the row's undo chain, checkpoint, worths and parties; move the top of the chain.
     `undone` is the row an undo takes back (which concerns the seats that row concerned);
-    `parties`, the seats the rules core said the action concerns (`Outcome.parties`). The
+    `parties`, the seats the rules core said the action concerns (`Outcome.parties`);
+    `snapshot`, the state's `to_dict()` when the caller made it (made once per action). The
     seats it concerns."""
     if undone is not None:
         parties = {*parties, *parties_of(game, undone.seq)}
-    seats = fill(game, row, state, edition, undone, parties)
+    seats = fill(game, row, state, edition, undone, parties, snapshot)
     db.session.add_all(Party(game_id=game.id, seat=seat, seq=row.seq) for seat in seats)
     return seats
 
@@ -81,7 +90,9 @@ def parties_of(game: Game, seq: int) -> set[int]:
     return set(db.session.scalars(query))
 
 
-def fill(game, row, state: GameState, edition: Edition, undone=None, parties=()) -> set[int]:
+def fill(
+    game, row, state: GameState, edition: Edition, undone=None, parties=(), snapshot=None
+) -> set[int]:
     """`record` without the database: the row's undo chain, checkpoint and worths, the top of
     the chain moved; returns the seats it concerns (those its payload names and its money
     moved, and `parties`). Any objects with these attributes do (an import fills plain rows
@@ -93,7 +104,7 @@ def fill(game, row, state: GameState, edition: Edition, undone=None, parties=())
         about = undone
     else:
         row.below = game.last_standing
-        row.checkpoint = pack(state)
+        row.checkpoint = pack(state, snapshot)
         game.last_standing = row.seq
         about = row
     return concerned(about.kind, about.payload, about.movements, len(state.players)) | set(parties)

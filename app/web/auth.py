@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, current_app, flash, g, redirect, request, session, url_for
 from flask_babel import gettext
 
+from .. import bank
 from ..live import announce_keys, watcher
 from ..models import Game, db
 from ..serving import is_api
@@ -29,6 +30,7 @@ SESSION_KEY = "bankers"  # {game id: fingerprint of the banker key this device w
 OLD_SESSION_KEY = "banker_of"  # before fingerprints: a list of game ids
 ORIGINAL_KEY_LENGTH = 22  # models.new_token(); a rotated key is longer (new_banker_key)
 HEADER = "X-Banker-Key"
+ACTING = ("banker.do", "banker.quick", "api.act")  # the requests that go through bank.perform
 REMEMBERED = 40  # games a browser remembers being the banker of (the cookie stays small)
 
 bp = Blueprint("keys", __name__)
@@ -81,11 +83,12 @@ def require_banker():
     game_id = (request.view_args or {}).get("game_id")
     if game_id is None:
         return None
-    game = passed_on(game_id) or db.session.get(Game, game_id)
+    game = passed_on(game_id) or read_for(game_id)
     if game is None:
         abort(404, gettext("There is no such game here"))
     g.game = game  # loaded once: the view takes it from here (banker.load)
     if not is_banker(game):
+        bank.unlock()  # a lock read_for took goes at once, not after the error page
         if key_changed(game) and not is_api(request.path):
             from .errors import error_page_for
 
@@ -102,6 +105,23 @@ def require_banker():
         args = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "key"])
         return redirect(request.base_url + (f"?{args}" if args else ""))
     return None
+
+
+def read_for(game_id: str) -> Game | None:
+    """The game, for the banker check. A request that acts on it (it holds the game's writer
+    turn: app/writers.py) and says it is the banker's reads it under the lock its action
+    takes, once for both; a request that says nothing of the kind takes no lock."""
+    if request.endpoint in ACTING and g.get("turn_of") == game_id and claims_banker(game_id):
+        return bank.locked(game_id)
+    return db.session.get(Game, game_id)
+
+
+def claims_banker(game_id: str) -> bool:
+    """This request says it is the game's banker (its session names the game, or it offers a
+    key), whether or not that holds (is_banker)."""
+    held = session.get(SESSION_KEY, {})
+    named = isinstance(held, dict) and game_id in held
+    return named or game_id in session.get(OLD_SESSION_KEY, []) or bool(offered_key())
 
 
 def new_banker_key() -> str:

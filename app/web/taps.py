@@ -17,12 +17,14 @@ from werkzeug.test import run_wsgi_app
 
 from ..bank import ACTING
 from ..models import Game, db
+from .security import SessionOverHttps
 
 TAP = "HTTP_X_TABLEBANK_TAP"  # X-Tablebank-Tap: 1, sent by static/app.js
 PAGE = "X-Tablebank-Page"  # the address of the page the answer shows (for the page's history)
 REDIRECTS = ("301", "302", "303", "307", "308")
 FORGOTTEN = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_X_TABLEBANK_TAP", ACTING)
 ACTED = "tablebank.acted"  # a tap's POST: the games its action left, for the page it leads to
+HANDED = "tablebank.session"  # a tap's POST: its session, for the page it leads to (a list)
 
 
 class StayOnPage:
@@ -42,6 +44,7 @@ class StayOnPage:
 
     def tap(self, environ, start_response):
         environ[ACTED] = {}  # shared with the POST's copy and with the page that follows it
+        environ[HANDED] = []  # the same
         body, status, headers = run_wsgi_app(self.app, environ, buffered=True)
         target = where(status, headers, environ)
         if target is None:
@@ -76,6 +79,24 @@ def passed_on(game_id: str) -> Game | None:
     if game is not None:
         db.session.add(game)
     return game
+
+
+class TapSessions(SessionOverHttps):
+    """The signed cookie sessions (web/security.py), but a tap's POST whose answer is the
+    page it leads to hands its session to that page's request as it is, instead of writing
+    it into a cookie that the page's request reads back at once (signed, then checked): the
+    page's request writes the cookie the answer carries (the session as both left it)."""
+
+    def open_session(self, app, request):
+        handed = request.environ.get(HANDED) if request.method == "GET" else None
+        return handed.pop() if handed else super().open_session(app, request)
+
+    def save_session(self, app, session, response) -> None:
+        handed = request.environ.get(HANDED) if request.method == "POST" else None
+        if handed == [] and where(response.status, response.headers, request.environ):
+            handed.append(session)  # the tap follows its redirect (StayOnPage.tap)
+            return
+        super().save_session(app, session, response)
 
 
 def answered(environ) -> None:

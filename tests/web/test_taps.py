@@ -82,6 +82,64 @@ def test_the_page_a_tap_leads_to_reads_nothing_the_action_wrote(table, app):
     assert table.page(f"/g/{table.id}/").count("$1,700") == answer.text.count("$1,700")
 
 
+def test_a_tap_reads_its_game_once_under_the_lock_its_action_takes(table, app):
+    """The banker check of a request that acts reads the game under the action's lock, and
+    the action takes it from there: one read of the game's row for the whole tap, the locked
+    one (on SQLite, inside the write transaction; on PostgreSQL, FOR UPDATE)."""
+    table.new_game()
+    fields, run = pass_go(table), []
+    with app.app_context():
+        engine = db.engine
+
+    def statement(_conn, _cursor, sql, *_args) -> None:
+        run.append(" ".join(sql.split()))
+
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        answer = table.client.post(f"/g/{table.id}/do", data=fields, headers=TAP)
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+    assert answer.status_code == 200 and table.cash() == [1700, 1500]
+    reads = [sql for sql in run if sql.startswith("SELECT game.id")]
+    assert len(reads) == 1
+    if engine.dialect.name == "sqlite":
+        assert run.index("BEGIN IMMEDIATE") < run.index(reads[0])
+    else:
+        assert reads[0].endswith("FOR UPDATE")
+
+
+def test_a_post_that_does_not_claim_the_bank_takes_no_lock(table, app):
+    """Another phone's POST to the banker's door (no banker key, no banker session) is
+    refused without taking the write lock that every game's actions share on SQLite."""
+    table.new_game()
+    run = []
+    with app.app_context():
+        engine = db.engine
+
+    def statement(_conn, _cursor, sql, *_args) -> None:
+        run.append(" ".join(sql.split()))
+
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        answer = app.test_client().post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+    assert answer.status_code == 403 and table.cash() == [1500, 1500]
+    assert not [sql for sql in run if "IMMEDIATE" in sql or "FOR UPDATE" in sql]
+
+
+def test_a_tap_s_answer_carries_the_session_as_its_page_left_it_once(table):
+    """The POST hands its session to the page its answer draws, which writes the one cookie
+    the answer carries: the banner taken, the banker still remembered."""
+    table.new_game()
+    answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
+    sessions = [c for c in answer.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    assert len(sessions) == 1
+    assert 'class="flash done"' in answer.text
+    dashboard = table.page(f"/g/{table.id}/")
+    assert 'class="flash done"' not in dashboard and "$1,700" in table.text(dashboard)
+
+
 def test_without_javascript_the_same_form_is_redirected(table):
     table.new_game()
     answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table))
