@@ -7,12 +7,10 @@ from __future__ import annotations
 from flask import Blueprint, abort, request
 
 from .. import bank
-from ..rules.endgame import ended
 from ..rules.property import lift_cost, whole_groups
-from .pages import page, player_by_token, previewed
+from .pages import game_over, page, player_by_token, previewed
 from .phone import own_field
 from .property import group_options, parties_checked, trade_payload
-from .words import refused
 
 bp = Blueprint("phone_deeds", __name__, url_prefix="/p/<token>")
 
@@ -30,6 +28,7 @@ def deeds(token: str):
     """M1, M3: each deed's mortgage or lift; B1: presets for each group held whole."""
     player = own_player(token)
     game, seat = player.game, player.seat
+    over = game_over(game)  # said once, not under every deed (a timed game's end comes first)
     state, edition = bank.state_of(game), bank.edition_of(game)
     rows = []
     for index in state.held_by(seat):
@@ -39,7 +38,6 @@ def deeds(token: str):
         (group, group_options(game, state, seat, group))
         for group in whole_groups(state, edition, seat)
     ]
-    over = refused(ended(state)) if state.ended else None  # said once, not under every deed
     context = dict(token=token, seat=seat, rows=rows, groups=groups, over=over)
     return page("phone_deeds.html", game, **context)
 
@@ -49,12 +47,13 @@ def trade(token: str):
     """X1-X3: a trade put to another player's phone: their answer decides (trade_offer)."""
     player = own_player(token)
     game, seat = player.game, player.seat
+    over = game_over(game)  # K4, SG3, TL1 (its time come first): said once, no form to fill
     state = bank.state_of(game)
     args = request.args.to_dict(flat=False)
     args["player"] = [str(seat)]
     payload, refusal = parties_checked(game, trade_payload(state, args))
-    if state.ended:  # K4, SG3, TL1: nothing more to trade; said once, no form to fill
-        payload, refusal = None, refused(ended(state))
+    if over:
+        payload, refusal = None, over
     option = None
     if payload:
         asked = payload["give"]["deeds"] or payload["take"]["deeds"] or "cash" in request.args
@@ -68,7 +67,7 @@ def trade(token: str):
         args=request.args,
         payload=payload,
         refusal=refusal,
-        over=state.ended,
+        over=over is not None,
         option=option,
         lift_cost=lift_cost,
     )

@@ -105,3 +105,18 @@ def test_sg4_bad_addresses_of_a_finished_game_are_answered_safely(table, path, s
     table.page(f"/g/{table.id}/")
     page = table.page(f"/g/{table.id}/{path}", status=status)
     assert "<form" not in page.split("<footer")[0]
+
+
+def test_tl1_a_phone_s_deeds_and_trade_pages_opened_after_the_end_time_end_the_game(table, app):
+    """With phone turns on, a player's deeds or trade page is the first page opened after the
+    end time: the clock ends the game there, as the phone's own page does, and it says so
+    once and offers nothing (it offered mortgages and a trade of a game already over)."""
+    table.new_game(mode="timed", ends_at="2099-01-01T20:00")
+    table.do("phone_turns", allow=True)
+    table.page(f"/g/{table.id}/deal")
+    for path in ("deeds", "trade?partner=1"):
+        with clock_at("2099-01-01T20:01"):
+            page = table.page(f"{table.phone(0)}/{path}", app.test_client())
+        assert table.text(page).count(CLOCK_ENDS) == 1, path
+        assert table.buttons(page) == [] and "<form" not in page, path
+        assert table.state().ended
