@@ -272,7 +272,9 @@ def raised_levels(act: Act, winner: PlayerState, building: str) -> tuple[Group, 
     deeds = [act.state.deeds[i] for i in group.deeds]
     if any(d.mortgaged for d in deeds):
         raise RuleError(
-            "B4", "No building on the {group} group while a street is mortgaged", group=group.name
+            "B4",
+            "No building on the {group} group while a street is mortgaged",
+            group=Phrase(group.name),
         )
     new = [d.houses for d in deeds]
     at = group.deeds.index(street.index)

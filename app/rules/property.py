@@ -9,7 +9,7 @@ from .actions import ALWAYS, TURNS, Act, action, whole_number
 from .edition import Edition, Group
 from .errors import RuleError
 from .state import HOTEL, RECEIVED, GameState, Pending, PlayerState, TradeOffer
-from .words import N_
+from .words import N_, Phrase
 
 
 def lift_cost(mortgage: int) -> int:
@@ -86,7 +86,7 @@ def colour_group(act: Act, player: PlayerState) -> Group:
             "B1",
             "{player} does not hold the whole {group} group: {missing}",
             player=player,
-            group=group.name,
+            group=Phrase(group.name),
             missing=names,
         )
     return group
@@ -140,7 +140,7 @@ def build(act: Act) -> None:
             raise RuleError(
                 "B4",
                 "No building on the {group} group while a street is mortgaged",
-                group=group.name,
+                group=Phrase(group.name),
             )
     heights = [level(n, act.state) for n in new]
     if max(heights) - min(heights) > 1:
@@ -288,7 +288,7 @@ def sell_group_buildings(act: Act, player: PlayerState, index: int) -> tuple[int
     act.say(
         "{player} sells the {group} buildings for {amount:money}",
         player=player.name,
-        group=group.name,
+        group=Phrase(group.name),
         amount=refund,
     )
     return standing
@@ -480,7 +480,7 @@ def check_unbuilt(act: Act, spaces: list) -> None:
             raise RuleError(
                 "X1",
                 "The {group} group has buildings: sell them to the bank first",
-                group=group.name,
+                group=Phrase(group.name),
             )
 
 

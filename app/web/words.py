@@ -22,6 +22,24 @@ EDITION_NAMES = (
 )
 
 
+# The colour groups of the product's own English editions, for the catalogues: a group's
+# name is a colour, not words printed on the board, so a page writes it in the reader's
+# language (the rules core passes it as a Phrase). A custom edition's are shown as given.
+GROUP_NAMES = (
+    N_("Brown"),
+    N_("Light blue"),
+    N_("Pink"),
+    N_("Orange"),
+    N_("Red"),
+    N_("Yellow"),
+    N_("Green"),
+    N_("Dark blue"),
+    N_("Railroads"),
+    N_("Stations"),
+    N_("Utilities"),
+)
+
+
 def edition_name(edition: Edition) -> str:
     return gettext(edition.name)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..support import BOARDWALK
+from ..support import BOARDWALK, GREEN, PARK_PLACE
 
 
 def test_the_browser_s_language_is_used(client):
@@ -201,3 +201,24 @@ def test_b5_the_bank_s_last_hotel_is_counted_in_the_singular_in_each_language(ap
     ):
         with app.test_request_context(f"/?lang={lang}"):
             assert refused(error) == words
+
+
+def test_b1_a_colour_group_of_the_us_board_is_named_in_the_reader_s_language(table):
+    """A group's name is its colour, not words printed on the board: the build page and the
+    rules' sentences (B1: the whole group; the mortgage page's sale of its buildings) name it
+    in Spanish and Japanese on the US edition, whose streets keep their printed names; the
+    API's refusal keeps the edition's name."""
+    table.new_game(("Ana", "Bea"))
+    table.do("bank_pay", player=0, amount=10_000)
+    table.own(0, *GREEN)
+    table.do("build", player=0, group="green", levels=[1, 1, 1])
+    build = table.page(f"/g/{table.id}/build?player=0&lang=es")
+    assert "<h2>Verde <small>" in build
+    mortgages = table.read(f"/g/{table.id}/mortgages?player=0&lang=es")
+    assert "Ana vende los edificios de Verde por $300" in mortgages
+    assert "Pacific Avenue" in mortgages  # a street's printed name stays as the board has it
+    table.own(1, PARK_PLACE)
+    refusal = table.preview("build", player=1, group="dark_blue", levels=[1, 1])
+    assert refusal.get_json()["error"] == "Bea does not hold the whole Dark blue group: Boardwalk"
+    mortgages = table.read(f"/g/{table.id}/mortgages?player=0&lang=ja")
+    assert "Ana が 緑 の建物を $300 で売却" in mortgages
