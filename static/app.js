@@ -221,6 +221,7 @@ var tablebank = (function () {
   function assets(doc) {
     return Array.prototype.map.call(doc.querySelectorAll("link[rel=stylesheet], script[src]:not([data-lazy])"), function (e) { return e.getAttribute("href") || e.getAttribute("src"); }).join(" ");
   }
+  function elsewhere(address) { return Boolean(address) && address.split("?")[0] !== location.pathname; }
   function swap(html, address) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     if (assets(doc) !== assets(document)) { location.assign(address || location.href); return; }
@@ -229,17 +230,17 @@ var tablebank = (function () {
       var value = doc.documentElement.getAttribute(name);
       if (value === null) { document.documentElement.removeAttribute(name); } else { document.documentElement.setAttribute(name, value); }
     });
-    var elsewhere = address && address.split("?")[0] !== location.pathname;
-    if (address && address !== location.pathname + location.search) { history.pushState(null, "", address); }
     // Another page: put in whole (quicker than a merge, and nothing of this one is kept);
     // the same page: merged, so what did not change stays (focus, an open panel).
-    if (window.Idiomorph && !elsewhere) {
+    if (window.Idiomorph && !elsewhere(address)) {
       Idiomorph.morph(document.body, doc.body, { morphStyle: "outerHTML" });
     } else {
       var region = document.getElementById("announce"), fresh = doc.getElementById("announce");
       if (region && fresh) { fresh.replaceWith(region); }  // the live region stays: it is heard
       document.body.replaceWith(document.adoptNode(doc.body));
     }
+    // The address after the page is in: before, the browser would restyle the old page for it.
+    if (address && address !== location.pathname + location.search) { history.pushState(null, "", address); }
     var fresh = doc.querySelector("meta[name=csrf-token]");
     if (token && fresh) { token.content = fresh.content; }
     tablebank.follow();
@@ -266,11 +267,13 @@ var tablebank = (function () {
     if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
     var headers = { "X-Tablebank-Tap": "1" };
     if (token) { headers["X-CSRFToken"] = token.content; }
+    var merging = tablebank.morphReady();  // on its way while the server acts
     fetch(form.action, { method: "POST", body: new URLSearchParams(data), headers: headers, credentials: "same-origin" }).then(function (r) {
       var type = r.headers.get("Content-Type") || "";
       if (type.indexOf("text/html") !== 0) { throw new Error("not a page"); }
       var address = r.headers.get("X-Tablebank-Page") || (r.redirected ? new URL(r.url).pathname + new URL(r.url).search : null);
-      return Promise.all([r.text(), tablebank.morphReady()]).then(function (got) { swap(got[0], address); });
+      // Another page is put in whole: it does not wait for the merging script.
+      return Promise.all([r.text(), elsewhere(address) ? null : merging]).then(function (got) { swap(got[0], address); });
     }).catch(function () {
       HTMLFormElement.prototype.submit.call(form);  // the page's own way (its key makes it once)
     }).then(function () {
