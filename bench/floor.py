@@ -11,7 +11,15 @@ date by app.js: a Server-Sent Events stream that sends, as tablebank's does, the
 and then the live part itself. The same browser work on the client side; the server side
 reduced to nothing but HTTP.
 
+With `--dashboard FILE` the banker's pages are the product's own instead of the small ones: the
+file is the product's dashboard as a tap left it on the banker's screen (tap.py saves it),
+with CASH where the first player's figure is; the money page is that document with its body
+replaced by the confirm form, so both carry the product's head. The tap's answer is then as
+heavy for the browser to parse, style and lay out as the product's: the same click-to-screen
+work, on a server that does nothing. The dashboard's stream (`/g/floor/live`) stays silent.
+
     python -m bench.floor --port 8123      # then open /p/floor and /g/floor/money
+    python -m bench.floor --port 8123 --dashboard /tmp/dashboard.html
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 from pathlib import Path
 
 from aiohttp import web
@@ -31,6 +40,8 @@ HEAD = (
     '<script src="/static/app.js" data-morph="/static/idiomorph.min.js" defer></script>'
 )
 GAME = "floor"
+CASH = "FLOOR-CASH"  # where the first player's figure goes in a --dashboard page
+BODY = re.compile(r"<body[^>]*>.*</body>", re.S)
 
 
 class Table:
@@ -71,8 +82,15 @@ def dashboard_body(table: Table) -> str:
     )
 
 
+def dashboard_page(table: Table, copy: str | None, headers: dict | None = None) -> web.Response:
+    if copy is None:
+        return page(dashboard_body(table), headers)
+    html = copy.replace(CASH, dollars(table.balance))
+    return web.Response(text=html, content_type="text/html", headers=headers)
+
+
 async def dashboard(request: web.Request) -> web.Response:
-    return page(dashboard_body(request.app["table"]))
+    return dashboard_page(request.app["table"], request.app["copy"])
 
 
 async def money(request: web.Request) -> web.Response:
@@ -82,6 +100,12 @@ async def money(request: web.Request) -> web.Response:
         f'<input type="hidden" name="amount" value="{amount}">'
         f"<button>Bank pays ${amount}</button></form>"
     )
+    copy = request.app["copy"]
+    if copy is not None:  # the product's head, so that the tap's answer is merged, not loaded
+        footer = '<footer><div id="announce" class="sr"></div></footer>'
+        body = f"<body><main>{form}</main>{footer}</body>"
+        html = BODY.sub(lambda _: body, copy)
+        return web.Response(text=html, content_type="text/html")
     return page(form)
 
 
@@ -90,7 +114,7 @@ async def act(request: web.Request) -> web.Response:
     table = request.app["table"]
     table.pay(int(form.get("amount", "1")))
     if request.headers.get("X-Tablebank-Tap"):  # the page's script: the page, at once
-        return page(dashboard_body(table), {"X-Tablebank-Page": f"/g/{GAME}/"})
+        return dashboard_page(table, request.app["copy"], {"X-Tablebank-Page": f"/g/{GAME}/"})
     raise web.HTTPSeeOther(f"/g/{GAME}/")
 
 
@@ -126,6 +150,18 @@ async def stream(request: web.Request) -> web.StreamResponse:
         return answer
 
 
+async def silent(request: web.Request) -> web.StreamResponse:
+    """The dashboard's stream: open, and nothing new to say (the page is the tap's answer)."""
+    answer = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+    await answer.prepare(request)
+    try:
+        while True:
+            await asyncio.sleep(15)
+            await answer.write(b": still here\n\n")
+    except ConnectionResetError:
+        return answer
+
+
 async def state(request: web.Request) -> web.Response:
     return web.json_response({"players": [{"cash": request.app["table"].balance}]})
 
@@ -148,14 +184,16 @@ async def static(request: web.Request) -> web.Response:
     )
 
 
-def make_app() -> web.Application:
+def make_app(copy: str | None = None) -> web.Application:
     app = web.Application()
     app["table"] = Table()
+    app["copy"] = copy
     app.router.add_get(f"/g/{GAME}/", dashboard)
     app.router.add_get(f"/g/{GAME}/money", money)
     app.router.add_post(f"/g/{GAME}/act", act)
     app.router.add_get(f"/p/{GAME}", player)
     app.router.add_get(f"/p/{GAME}/live", stream)
+    app.router.add_get(f"/g/{GAME}/live", silent)
     app.router.add_get(f"/api/{GAME}", state)
     app.router.add_get("/api/editions", state)  # common.Server's "is it up?"
     app.router.add_get("/static/{name}", static)
@@ -166,8 +204,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8123)
+    parser.add_argument("--dashboard", type=Path, help="the product's dashboard, CASH marked")
     args = parser.parse_args()
-    web.run_app(make_app(), host=args.host, port=args.port, print=None)
+    copy = args.dashboard.read_text() if args.dashboard else None
+    web.run_app(make_app(copy), host=args.host, port=args.port, print=None)
 
 
 if __name__ == "__main__":

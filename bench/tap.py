@@ -15,14 +15,26 @@ Chromium) holds the first player's page open, live. Each sample:
 - a real click on the confirm button (a capturing listener notes the click's time). The form
   is posted by static/app.js with fetch, the answer (the dashboard) merged into the page.
 
-Reported per setup and variant (product, floor): the banker's own tap (click until the
-banker's page shows the figure) and propagation (click until the player's page shows it),
-p50 / p95 / max, missed (not shown within --timeout), and the ratios product / floor of
-p50 and p95, with the targets beside (banker p50 <= 1.5x; propagation p50 <= 1.3x, p95 <=
-2x). The variants alternate in a shuffled order each round, after --warmup untimed rounds.
-The banker's tap is split in two: click until the fetch's answer is in (the
-PerformanceResourceTiming of the POST: network and server) and from there until the figure
-shows (the page's own work: parse, merge, style, layout).
+Optionally a second build of the product (`--baseline-bin`: the bin/ folder of another
+checkout's venv, whose `tablebank` and `gunicorn` are started the same way, on a database of
+its own, with the static files of that checkout) as a third variant, interleaved with the
+others in the same rounds, to compare two builds on the same machine at the same moments.
+
+A second floor, "floor_page", serves the product's own dashboard (bench/floor.py
+--dashboard): the page as the product's tap left it on the banker's screen, saved once before
+the samples, the first player's figure put in by the floor. Its tap's answer asks the browser
+for the same parse, style and layout as the product's, so it measures the same click-to-screen
+work against a server that does nothing; the first floor's small page shows how much of the
+figure is the page's weight.
+
+Reported per setup and variant (product, baseline, floor, floor_page): the banker's own tap
+(click until the banker's page shows the figure) and propagation (click until the player's
+page shows it), p50 / p95 / max, missed (not shown within --timeout), and the ratios of each
+build to each floor, of p50 and p95, with the issue's targets beside product / floor (banker
+p50 <= 1.5x; propagation p50 <= 1.3x, p95 <= 2x). The variants alternate in a shuffled order
+each round, after --warmup untimed rounds. The banker's tap is split in two: click until the
+fetch's answer is in (the PerformanceResourceTiming of the POST: network and server) and from
+there until the figure shows (the page's own work: parse, merge, style, layout).
 
 Also: a player's page first visit in bytes on the wire (Chromium's network log, every
 request of the page, a fresh browser context), against the 12 kB budget.
@@ -30,14 +42,20 @@ request of the page, a fresh browser context), against the 12 kB budget.
     python -m bench.tap                              # both setups, 40 samples each
     python -m bench.tap --setups tablebank:sqlite --samples 100
     python -m bench.tap --smoke
+    python -m bench.tap --setups tablebank:sqlite --baseline-bin /work/wt-a/.venv/bin
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import random
+import re
 import sys
+import tempfile
 import time
+from contextlib import ExitStack
+from pathlib import Path
 
 from . import common
 
@@ -65,6 +83,9 @@ ANSWERED = """() => {
   const last = posts[posts.length - 1];
   return last ? performance.timeOrigin + last.responseEnd : null;
 }"""
+FIGURE = re.compile(r'(<span class="cash" data-seat="0"[^>]*>)[^<]*(</span>)')
+STREAM = re.compile(r'(<[^>]*id="live"[^>]*data-live=")[^"]*(")')
+LAZY = re.compile(r"<script[^>]*data-lazy[^>]*></script>")  # idiomorph, fetched by the tap
 BUDGET = 12_000
 TARGETS = {"banker_p50": 1.5, "phone_p50": 1.3, "phone_p95": 2.0}
 
@@ -76,6 +97,8 @@ class Variant:
         self.name, self.base, self.game, self.key, self.token = name, base, game, key, token
         self.cash = cash
         self.rows: list[dict] = []
+        self.server: common.Server | None = None  # the product's, when this is a build of it
+        self.second_token = ""  # another player's link, for the first visit's bytes
 
 
 def measure(variants: list[Variant], args) -> None:
@@ -164,36 +187,81 @@ def figures(rows: list[dict], which: str) -> dict:
     return {**common.summary(values), "missed": sum(r[which] is None for r in rows)}
 
 
+def dashboard_copy(variant: Variant, chromium: str, folder: str) -> Path:
+    """The product's dashboard as a tap leaves it on the banker's screen, for the floor that
+    serves the product's page: the first player's figure marked, its stream the floor's."""
+    from playwright.sync_api import sync_playwright
+
+    from .floor import CASH, GAME
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=common.BROWSER_ARGS)
+        page = browser.new_context(viewport=common.PHONE).new_page()
+        page.goto(f"{variant.base}/g/{variant.game}/?key={variant.key}")
+        page.goto(f"{variant.base}/g/{variant.game}/money?kind=bank_pay&player=0&amount=1")
+        page.locator("form.act button").click()
+        variant.cash += 1
+        figure = page.locator('.cash[data-seat="0"]')
+        figure.filter(has_text=f"{variant.cash:,}").wait_for()
+        html = page.content()
+        browser.close()
+    html, marked = FIGURE.subn(rf"\g<1>{CASH}\g<2>", html)
+    html, streamed = STREAM.subn(rf"\g<1>/g/{GAME}/live\g<2>", html)
+    if marked != 1 or streamed != 1:
+        raise common.BenchError("the product's dashboard: no figure or no live part to mark")
+    path = Path(folder) / "dashboard.html"
+    path.write_text(LAZY.sub("", html))
+    return path
+
+
+def floor_variant(stack: ExitStack, name: str, *options: str) -> Variant:
+    port = common.free_port()
+    command = [sys.executable, "-m", "bench.floor", "--port", str(port), *options]
+    floor = stack.enter_context(common.Server(command, "", port, name))
+    return Variant(name, floor.url, "floor", "", "floor", 1500)
+
+
+def product(stack: ExitStack, args, kind: str, database: str, name: str) -> Variant:
+    server = stack.enter_context(common.running(args, kind, database))
+    game = common.Game(common.Http(server.url))
+    variant = Variant(name, server.url, game.id, game.key, game.player_tokens[0], 1500)
+    variant.server, variant.second_token = server, game.player_tokens[1]
+    return variant
+
+
 def run(args, kind: str, database: str) -> dict:
-    with common.running(args, kind, database) as server:
-        caller = common.Http(server.url)
-        game = common.Game(caller)
-        port = common.free_port()
-        floor_cmd = [sys.executable, "-m", "bench.floor", "--port", str(port)]
-        with common.Server(floor_cmd, "", port, "floor") as floor:
-            variants = [
-                Variant("product", server.url, game.id, game.key, game.player_tokens[0], 1500),
-                Variant("floor", floor.url, "floor", "", "floor", 1500),
-            ]
-            measure(variants, args)
-        page_bytes, requests = first_visit(server.url, game.player_tokens[1], args.chromium)
-        log = server.log_counts()
+    with ExitStack() as stack:
+        variants = [product(stack, args, kind, database, "product")]
+        if args.baseline_bin:
+            baseline = copy.copy(args)
+            baseline.tablebank_cmd = args.tablebank_cmd.replace("{bin}", args.baseline_bin)
+            baseline.gunicorn_cmd = args.gunicorn_cmd.replace("{bin}", args.baseline_bin)
+            variants.append(product(stack, baseline, kind, database, "baseline"))
+        variants.append(floor_variant(stack, "floor"))
+        folder = stack.enter_context(tempfile.TemporaryDirectory())
+        saved = dashboard_copy(variants[0], args.chromium, folder)
+        variants.append(floor_variant(stack, "floor_page", "--dashboard", str(saved)))
+        measure(variants, args)
+        mine = variants[0]
+        page_bytes, requests = first_visit(mine.base, mine.second_token, args.chromium)
+        log = mine.server.log_counts()
     result = {"server": kind, "database": database, "samples": args.samples}
     for variant in variants:
         result[variant.name] = {
-            "banker": figures(variant.rows, "banker"),
-            "phone": figures(variant.rows, "phone"),
-            "answered": figures(variant.rows, "answered"),
-            "drawn": figures(variant.rows, "drawn"),
+            w: figures(variant.rows, w) for w in ("banker", "phone", "answered", "drawn")
         }
-    product, floor_ = result["product"], result["floor"]
     result["ratios"] = {
-        "banker_p50": common.ratio(product["banker"]["p50"], floor_["banker"]["p50"]),
-        "banker_p95": common.ratio(product["banker"]["p95"], floor_["banker"]["p95"]),
-        "phone_p50": common.ratio(product["phone"]["p50"], floor_["phone"]["p50"]),
-        "phone_p95": common.ratio(product["phone"]["p95"], floor_["phone"]["p95"]),
+        f"{name}/{floor}": {
+            f"{which}_{p}": common.ratio(result[name][which][p], result[floor][which][p])
+            for which in ("banker", "phone")
+            for p in ("p50", "p95")
+        }
+        for floor in ("floor", "floor_page")
+        for name in ("product", "baseline")
+        if name in result
     }
-    result["met"] = {name: (result["ratios"][name] or 99) <= most for name, most in TARGETS.items()}
+    ratios = result["ratios"]["product/floor"]
+    result["met"] = {name: (ratios[name] or 99) <= most for name, most in TARGETS.items()}
     result["first_visit_bytes"], result["first_visit_requests"] = page_bytes, requests
     result["server_log"] = log
     return result
@@ -202,7 +270,9 @@ def run(args, kind: str, database: str) -> dict:
 def report(r: dict) -> None:
     print(f"\n## tap: {r['server']}, {r['database']}: {r['samples']} samples per variant")
     rows = []
-    for name in ("product", "floor"):
+    for name in ("product", "baseline", "floor", "floor_page"):
+        if name not in r:
+            continue
         for which, label in (
             ("banker", "banker's own tap"),
             ("answered", "  of which: click until the answer is in"),
@@ -212,13 +282,31 @@ def report(r: dict) -> None:
             f = r[name][which]
             rows.append([name, label, f["p50"], f["p95"], f["max"], f["missed"]])
     print(common.table(["variant", "click until shown", "p50 ms", "p95 ms", "max", "missed"], rows))
-    ratios, met = r["ratios"], r["met"]
-    print(
-        f"product/floor: banker p50 {ratios['banker_p50']} (target <= 1.5: "
-        f"{'met' if met['banker_p50'] else 'NOT met'}), p95 {ratios['banker_p95']}; "
-        f"phone p50 {ratios['phone_p50']} (<= 1.3: {'met' if met['phone_p50'] else 'NOT met'}), "
-        f"p95 {ratios['phone_p95']} (<= 2: {'met' if met['phone_p95'] else 'NOT met'})"
-    )
+    met = r["met"]
+    for name, ratios in r["ratios"].items():
+        verdicts = (
+            (
+                f" (target <= 1.5: {'met' if met['banker_p50'] else 'NOT met'})",
+                f" (<= 1.3: {'met' if met['phone_p50'] else 'NOT met'})",
+                f" (<= 2: {'met' if met['phone_p95'] else 'NOT met'})",
+            )
+            if name == "product/floor"
+            else ("", "", "")
+        )
+        print(
+            f"{name}: banker p50 {ratios['banker_p50']}{verdicts[0]}, "
+            f"p95 {ratios['banker_p95']}; phone p50 {ratios['phone_p50']}{verdicts[1]}, "
+            f"p95 {ratios['phone_p95']}{verdicts[2]}"
+        )
+    if "baseline" in r:
+        mine, theirs = r["product"], r["baseline"]
+        print(
+            "product/baseline p50: banker "
+            f"{common.ratio(mine['banker']['p50'], theirs['banker']['p50'])}, answer in "
+            f"{common.ratio(mine['answered']['p50'], theirs['answered']['p50'])}, shown after "
+            f"{common.ratio(mine['drawn']['p50'], theirs['drawn']['p50'])}, phone "
+            f"{common.ratio(mine['phone']['p50'], theirs['phone']['p50'])}"
+        )
     verdict = "met" if r["first_visit_bytes"] <= BUDGET else "NOT met"
     print(
         f"a player's page, first visit: {r['first_visit_bytes']:,} bytes in "
@@ -238,6 +326,7 @@ def main() -> int:
     parser.add_argument("--pause", type=float, default=0.2, help="s between two taps")
     parser.add_argument("--chromium", default=CHROMIUM)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--baseline-bin", default="", help="another build's venv bin/ folder")
     args = parser.parse_args()
     if args.smoke:
         args.samples, args.warmup = 2, 1
@@ -246,7 +335,8 @@ def main() -> int:
     missed = any(
         r[v][w]["missed"]
         for r in results
-        for v in ("product", "floor")
+        for v in ("product", "baseline", "floor", "floor_page")
+        if v in r
         for w in ("banker", "phone")
     )
     return 1 if missed or any(any(r["server_log"].values()) for r in results) else 0
