@@ -206,15 +206,17 @@ def turn_context(game: Game) -> dict:
 def turn(game_id: str):
     """R1: the dice total tapped on the pad for the seat the page was drawn for; the throw
     and its landing worked out, one tap away. A page drawn for an earlier moment (Back, a
-    second banker phone) says the turn was taken and offers nothing."""
+    second banker phone) says the turn was taken, a game over says so, and neither offers
+    anything."""
     game = load(game_id)
     seat, dice = whole(request.args.get("seat")), whole(request.args.get("dice"))
     if dice is None or not 2 <= dice <= 12 or seat is None:
         return redirect(url_for("banker.dashboard", game_id=game_id))
     doubles, version = request.args.get("doubles") == "1", whole(request.args.get("v"))
-    if turns.turn_taken(game, seat, version):
+    over = game_over(game)  # K4, SG3, TL1 (a timed game's end comes first): no throw
+    if over is not None or turns.turn_taken(game, seat, version):
         back = url_for("banker.dashboard", game_id=game_id)
-        why = turns.no_throw_now(game, seat, version, dice, doubles)
+        why = over or turns.no_throw_now(game, seat, version, dice, doubles)
         return page("turn_taken.html", game, back=back, why=why), 409
     who = bank.state_of(game).players[seat]
     landing = turns.dice_options(game, seat, dice, doubles)

@@ -22,6 +22,7 @@ from .args import arg, whole
 from .pages import (
     confirming,
     expected_version,
+    game_over,
     page,
     payload_from_form,
     player_by_token,
@@ -249,7 +250,7 @@ def player_pay(token: str):
 def player_turn(token: str):
     """The player's own throw, with phone turns on: the same pad, the same rules; a page
     drawn for an earlier moment says the turn was taken, any other the core's refusal (a
-    crafted link: it is another player's turn)."""
+    crafted link: it is another player's turn; the game over)."""
     player = player_by_token(token)
     game = player.game
     dice = whole(request.args.get("dice"))
@@ -257,8 +258,9 @@ def player_turn(token: str):
         return redirect(url_for("phone.player_page", token=token))
     back = url_for("phone.player_page", token=token)
     doubles, version = request.args.get("doubles") == "1", whole(request.args.get("v"))
-    if turns.turn_taken(game, player.seat, version):
-        why = turns.no_throw_now(game, player.seat, version, dice, doubles)
+    over = game_over(game)  # K4, SG3, TL1 (a timed game's end comes first): no throw
+    if over is not None or turns.turn_taken(game, player.seat, version):
+        why = over or turns.no_throw_now(game, player.seat, version, dice, doubles)
         return page("turn_taken.html", game, back=back, token=token, why=why), 409
     me = bank.state_of(game).players[player.seat]
     landing = turns.dice_options(game, player.seat, dice, doubles)

@@ -5,6 +5,8 @@ each way: the banker's word, the clock, a bankruptcy that leaves one player."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ..support import BOARDWALK, READING
@@ -120,3 +122,37 @@ def test_tl1_a_phone_s_deeds_and_trade_pages_opened_after_the_end_time_end_the_g
         assert table.text(page).count(CLOCK_ENDS) == 1, path
         assert table.buttons(page) == [] and "<form" not in page, path
         assert table.state().ended
+
+
+def refused_throw(table, answer, words: str) -> None:
+    """A throw's page that takes no throw: the core's words as its heading, nothing done,
+    nothing to confirm."""
+    assert answer.status_code == 409
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", answer.text, re.S)[1]
+    assert table.text(heading) == words
+    assert "Nothing was done." in table.text(answer.text)
+    assert table.buttons(answer.text) == [] and "<form" not in answer.text
+
+
+def test_tl1_a_throw_tapped_after_the_end_time_ends_the_game_and_offers_no_landing(table, app):
+    """R1, TL1: a throw on the dice pad (a phone's with phone turns on, then the banker's), the
+    pad drawn before the end time and tapped after it: the game's end in the core's words,
+    nothing to confirm. It offered the landing of a throw in a game already over."""
+    table.new_game(mode="timed", ends_at="2099-01-01T20:00")
+    table.do("phone_turns", allow=True)
+    table.do("deal", hands=[[BOARDWALK, READING], [1, 3]])  # SG1, for TL1
+    phone = app.test_client()
+    pads = table.page(table.phone(0), phone), table.page(f"/g/{table.id}/")
+    with clock_at("2099-01-01T20:01"):
+        for pad, client in zip(pads, (phone, table.client), strict=True):
+            refused_throw(table, table.dice(pad, 7, client=client), CLOCK_ENDS)
+            assert table.state().ended
+
+
+def test_sg4_a_throw_tapped_on_a_game_the_banker_ended_offers_no_landing(table):
+    """R1, SG4: a dice pad drawn before the banker ended the game (another tab, Back)."""
+    table.new_game()
+    pad = table.page(f"/g/{table.id}/")
+    table.do("end_game")
+    table.page(f"/g/{table.id}/")
+    refused_throw(table, table.dice(pad, 7), BANKER_ENDS)
