@@ -9,6 +9,7 @@ against any version of the server. Nothing here is imported by the app or the te
 from __future__ import annotations
 
 import contextlib
+import copy
 import http.client
 import importlib.util
 import json
@@ -306,6 +307,15 @@ def running(args, kind: str, database: str, **env) -> Iterator[Server]:
         extra = {name: str(value) for name, value in env.items()}
         with Server(command, url, port, f"{kind}/{database}", extra) as server:
             yield server
+
+
+def built_from(args, bin_folder: str):
+    """The same options, but the servers started from another build's venv (its bin/
+    folder): a baseline to interleave with this build."""
+    other = copy.copy(args)
+    other.tablebank_cmd = args.tablebank_cmd.replace("{bin}", bin_folder)
+    other.gunicorn_cmd = args.gunicorn_cmd.replace("{bin}", bin_folder)
+    return other
 
 
 def command_for(args, kind: str, port: int) -> list[str]:

@@ -48,7 +48,6 @@ request of the page, a fresh browser context), against the 12 kB budget.
 from __future__ import annotations
 
 import argparse
-import copy
 import random
 import re
 import sys
@@ -233,9 +232,7 @@ def run(args, kind: str, database: str) -> dict:
     with ExitStack() as stack:
         variants = [product(stack, args, kind, database, "product")]
         if args.baseline_bin:
-            baseline = copy.copy(args)
-            baseline.tablebank_cmd = args.tablebank_cmd.replace("{bin}", args.baseline_bin)
-            baseline.gunicorn_cmd = args.gunicorn_cmd.replace("{bin}", args.baseline_bin)
+            baseline = common.built_from(args, args.baseline_bin)
             variants.append(product(stack, baseline, kind, database, "baseline"))
         variants.append(floor_variant(stack, "floor"))
         folder = stack.enter_context(tempfile.TemporaryDirectory())

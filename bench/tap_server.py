@@ -27,7 +27,6 @@ machine with the server) is bench/tap.py's to measure; this is the server's part
 from __future__ import annotations
 
 import argparse
-import copy
 import html
 import http.client
 import random
@@ -144,9 +143,7 @@ def run(args, kind: str, database: str) -> dict:
     with ExitStack() as stack:
         targets = [product(stack, args, kind, database, "product")]
         if args.baseline_bin:
-            baseline = copy.copy(args)
-            baseline.tablebank_cmd = args.tablebank_cmd.replace("{bin}", args.baseline_bin)
-            baseline.gunicorn_cmd = args.gunicorn_cmd.replace("{bin}", args.baseline_bin)
+            baseline = common.built_from(args, args.baseline_bin)
             targets.append(product(stack, baseline, kind, database, "baseline"))
         port = common.free_port()
         floor_cmd = [sys.executable, "-m", "bench.floor", "--port", str(port)]
