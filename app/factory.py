@@ -153,6 +153,7 @@ def register_web(app: Flask) -> None:
         filters,
         health,
         limits,
+        links,
         phone,
         phone_deeds,
         phone_money,
@@ -169,6 +170,7 @@ def register_web(app: Flask) -> None:
     static_files.register(app)  # after Compress: its hooks run before Compress's
     app.wsgi_app = taps.StayOnPage(app.wsgi_app)  # inside the proxy fix (security)
     filters.register(app)
+    links.register(app)  # the templates' url_for, each address built once
     theme.register(app)  # light or dark pages (the system's, or the reader's switch)
     security.register(app)
     app.session_interface = taps.TapSessions()  # security's, a tap's handed to its page

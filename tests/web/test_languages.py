@@ -222,3 +222,18 @@ def test_b1_a_colour_group_of_the_us_board_is_named_in_the_reader_s_language(tab
     assert refusal.get_json()["error"] == "Bea does not hold the whole Dark blue group: Boardwalk"
     mortgages = table.read(f"/g/{table.id}/mortgages?player=0&lang=ja")
     assert "Ana が 緑 の建物を $300 で売却" in mortgages
+
+
+def test_a_percent_in_the_words_reads_as_one_in_each_language_page_after_page(table):
+    """Words without values are kept per language (i18n.template_gettext): "10%%" in the
+    catalogue is "10%" on the page, the first time and the next, in English and Spanish."""
+    table.new_game(("Ana", "Bea"))
+    table.own(0, BOARDWALK)
+    mortgages = f"/g/{table.id}/mortgages?player=0"
+    for _ in range(2):
+        english = table.read(f"{mortgages}&lang=en")
+        assert "lifting costs that plus 10%, rounded up" in english
+        assert "10%%" not in english
+        spanish = table.read(f"{mortgages}&lang=es")
+        assert "cuesta eso más un 10 %, redondeado hacia arriba" in spanish
+        assert "10 %%" not in spanish
