@@ -24,8 +24,13 @@ PURPOSE = b"tablebank snapshot seal\x00"  # the seal's key is the secret's, for 
 
 def canonical(state: dict) -> str:
     """The snapshot as the database gives it back (JSON keys are text), one way."""
-    normal = json.loads(json.dumps(state))
-    return json.dumps(normal, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return in_order(json.loads(json.dumps(state)))
+
+
+def in_order(state: dict) -> str:
+    """`canonical` of a snapshot whose keys are all text already (one read from the
+    database): the same text in one pass instead of three."""
+    return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
 def seal_key(secret: str | bytes) -> bytes:
@@ -33,14 +38,24 @@ def seal_key(secret: str | bytes) -> bytes:
     return hashlib.sha256(PURPOSE + raw).digest()
 
 
-def state_sum(game_id: str, version: int, state: dict, secret: str | bytes) -> str:
+def state_sum(game_id: str, version: int, state: dict, secret: str | bytes, text=canonical) -> str:
     """The seal: HMAC-SHA256 of the game's id, version and canonical state."""
-    message = f"{game_id}\n{version}\n{canonical(state)}".encode()
+    message = f"{game_id}\n{version}\n{text(state)}".encode()
     return hmac.new(seal_key(secret), message, hashlib.sha256).hexdigest()
 
 
-def _sum_of(game) -> str:
-    return state_sum(game.id, game.version, game.state, current_app.config["SECRET_KEY"])
+def _sum_of(game, text=canonical) -> str:
+    return state_sum(game.id, game.version, game.state, current_app.config["SECRET_KEY"], text)
+
+
+def _sealed_as_read(game) -> bool:
+    """The seal matches the snapshot taken as read from the database (keys all text). A
+    snapshot with other keys fails here (its text differs, or its keys cannot be ordered)
+    and is checked the long way."""
+    try:
+        return hmac.compare_digest(game.state_sum, _sum_of(game, in_order))
+    except TypeError:
+        return False
 
 
 SEALED = "_sealed"  # in the game object: the snapshot, version and seal known to match
@@ -59,7 +74,9 @@ def intact(game) -> bool:
     known = game.__dict__.get(SEALED)
     if known is not None and known[0] is game.state and known[1:] == _mark(game):
         return True
-    if bool(game.state_sum) and hmac.compare_digest(game.state_sum, _sum_of(game)):
+    if not game.state_sum:
+        return False
+    if _sealed_as_read(game) or hmac.compare_digest(game.state_sum, _sum_of(game)):
         _known(game)
         return True
     return False

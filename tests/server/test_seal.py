@@ -6,8 +6,10 @@ snapshot and wait politely for a game a running server is writing to."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import event, text, update
@@ -190,3 +192,21 @@ def test_repair_on_a_server_that_stays_busy_says_so_and_changes_nothing(
     assert "stayed busy; nothing was changed" in repaired.output
     assert "Traceback" not in repaired.output and "locked" not in repaired.output
     assert cash(app, game) == [1_000_000, 1500]
+
+
+def test_a_snapshot_kept_with_number_keys_is_intact_once_sealed_and_not_once_edited(app):
+    """A snapshot read from the database is checked in one pass (its keys are all text); one
+    whose keys are numbers, or of both kinds, orders differently there and is checked the
+    long way: still intact, and an edit in it still found."""
+    state = {"deeds": {2: {"owner": 0}, 10: {"owner": 1}}, "bank": {3: 1, "pot": 0}}
+    with app.app_context():
+        sealed = SimpleNamespace(id="g1", version=3, state=state, state_sum="")
+        integrity.seal(sealed)
+        again = SimpleNamespace(id="g1", version=3, state=copy.deepcopy(state))
+        again.state_sum = sealed.state_sum  # a new object: worked out afresh
+        assert integrity.intact(again)
+        as_read = json.loads(json.dumps(state))  # the same snapshot, as the database gives it
+        assert integrity.intact(SimpleNamespace(**{**vars(again), "state": as_read}))
+        edited = copy.deepcopy(state)
+        edited["deeds"][10]["owner"] = 0
+        assert not integrity.intact(SimpleNamespace(**{**vars(again), "state": edited}))
