@@ -112,6 +112,31 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {cpu}, Python {sys.version.split()[0]}"
 
 
+def split_cores() -> tuple[set[int], set[int]]:
+    """The first core for the browsers, the others for the servers: a banker's phone and the
+    server it taps on are two machines, and on a machine with few cores two Chromiums on the
+    server's cores make it wait for one (docs/PERFORMANCE.md, tenth session)."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        raise BenchError("--pin needs two cores at least")
+    return {cores[0]}, set(cores[1:])
+
+
+@contextlib.contextmanager
+def on_cores(cores: set[int] | None) -> Iterator[None]:
+    """This process, and whatever it starts in the block (a server, Chromium), on `cores`;
+    None: wherever the system puts it."""
+    if cores is None:
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cores)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
 def raise_file_limit() -> int:
     """Raise this process's open-file limit to its hard limit (servers started later inherit
     it); returns the new soft limit."""

@@ -36,6 +36,11 @@ each round, after --warmup untimed rounds. The banker's tap is split in two: cli
 fetch's answer is in (the PerformanceResourceTiming of the POST: network and server) and from
 there until the figure shows (the page's own work: parse, merge, style, layout).
 
+With --pin, the two Chromiums (and Playwright's driver) run on the machine's first core and
+the servers (the product's, the baseline's, both floors) on the others: a banker's phone and
+the server are two machines, and on a 2-core machine the browsers otherwise keep the server
+waiting for a core for a third of its answer. PostgreSQL's own processes are not pinned.
+
 Also: a player's page first visit in bytes on the wire (Chromium's network log, every
 request of the page, a fresh browser context), against the 12 kB budget.
 
@@ -43,6 +48,7 @@ request of the page, a fresh browser context), against the 12 kB budget.
     python -m bench.tap --setups tablebank:sqlite --samples 100
     python -m bench.tap --smoke
     python -m bench.tap --setups tablebank:sqlite --baseline-bin /work/wt-a/.venv/bin
+    python -m bench.tap --pin                        # the browsers apart from the servers
 """
 
 from __future__ import annotations
@@ -229,18 +235,23 @@ def product(stack: ExitStack, args, kind: str, database: str, name: str) -> Vari
 
 
 def run(args, kind: str, database: str) -> dict:
+    browsers, servers = common.split_cores() if args.pin else (None, None)
     with ExitStack() as stack:
-        variants = [product(stack, args, kind, database, "product")]
-        if args.baseline_bin:
-            baseline = common.built_from(args, args.baseline_bin)
-            variants.append(product(stack, baseline, kind, database, "baseline"))
-        variants.append(floor_variant(stack, "floor"))
+        with common.on_cores(servers):
+            variants = [product(stack, args, kind, database, "product")]
+            if args.baseline_bin:
+                baseline = common.built_from(args, args.baseline_bin)
+                variants.append(product(stack, baseline, kind, database, "baseline"))
+            variants.append(floor_variant(stack, "floor"))
         folder = stack.enter_context(tempfile.TemporaryDirectory())
-        saved = dashboard_copy(variants[0], args.chromium, folder)
-        variants.append(floor_variant(stack, "floor_page", "--dashboard", str(saved)))
-        measure(variants, args)
+        with common.on_cores(browsers):
+            saved = dashboard_copy(variants[0], args.chromium, folder)
+        with common.on_cores(servers):
+            variants.append(floor_variant(stack, "floor_page", "--dashboard", str(saved)))
         mine = variants[0]
-        page_bytes, requests = first_visit(mine.base, mine.second_token, args.chromium)
+        with common.on_cores(browsers):
+            measure(variants, args)
+            page_bytes, requests = first_visit(mine.base, mine.second_token, args.chromium)
         log = mine.server.log_counts()
     result = {"server": kind, "database": database, "samples": args.samples}
     for variant in variants:
@@ -324,10 +335,15 @@ def main() -> int:
     parser.add_argument("--chromium", default=CHROMIUM)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--baseline-bin", default="", help="another build's venv bin/ folder")
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the Chromiums on the first core, the servers on the others (PostgreSQL unpinned)",
+    )
     args = parser.parse_args()
     if args.smoke:
         args.samples, args.warmup = 2, 1
-    print(f"tap: {common.machine()}")
+    print(f"tap: {common.machine()}" + (" (pinned: browsers on one core)" if args.pin else ""))
     results = common.run_each_setup("tap", args, run, report)
     missed = any(
         r[v][w]["missed"]
