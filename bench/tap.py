@@ -39,7 +39,9 @@ there until the figure shows (the page's own work: parse, merge, style, layout).
 With --pin, the two Chromiums (and Playwright's driver) run on the machine's first core and
 the servers (the product's, the baseline's, both floors) on the others: a banker's phone and
 the server are two machines, and on a 2-core machine the browsers otherwise keep the server
-waiting for a core for a third of its answer. PostgreSQL's own processes are not pinned.
+waiting for a core for a third of its answer. The two browsers then share one core, so their
+own work takes longer and every ratio shrinks: a view of how much the figure depends on where
+each runs, not a truer one (docs/PERFORMANCE.md). PostgreSQL's own processes are not pinned.
 
 Also: a player's page first visit in bytes on the wire (Chromium's network log, every
 request of the page, a fresh browser context), against the 12 kB budget.
