@@ -84,9 +84,11 @@ def register(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
     env = app.jinja_env
     env.globals["get_locale"] = get_locale
+    # Jinja's newstyle callables: `{% trans %}` is compiled for them, and pgettext and
+    # npgettext stay Jinja's; `_`, gettext and ngettext are the one-call versions above.
     env.install_gettext_callables(
-        gettext=lambda s: translations().ugettext(s),
-        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
+        gettext=template_gettext,
+        ngettext=template_ngettext,
         newstyle=True,
         pgettext=lambda c, s: translations().upgettext(c, s),
         npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
