@@ -36,6 +36,8 @@ def register(app: Flask) -> None:
         live part: a part a seat's phone shows again unchanged takes the new version."""
         return shared.VERSION if shared.drawing_shared() else game.version
 
+    app.add_template_global(shared.fill, "fill")
+
     @app.template_global()
     def page_path() -> str:
         """The page a form is on, where a refusal takes the banker back: a live stream draws

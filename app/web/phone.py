@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask_babel import gettext as _
 
 from .. import bank
 from ..i18n import locale_name
@@ -123,6 +124,15 @@ def rank_of(worths: dict[int, int], seat: int) -> int | None:
     return 1 + sum(worth > worths[seat] for worth in worths.values())
 
 
+def rank_said(state: GameState, worths: dict[int, int], seat: int) -> str:
+    """SG4: " · rank 2 of 6" after the player's net worth while the game goes on; nothing
+    for a player out of it, or once it has ended (the standings say it then)."""
+    rank = rank_of(worths, seat)
+    if rank is None or state.ended:
+        return ""
+    return " · " + _("rank %(rank)s of %(count)s", rank=rank, count=len(worths))
+
+
 def seat_context(game: Game, seat: int) -> dict:
     state, edition = bank.state_of(game), bank.edition_of(game)
     worths = dict(standings(game))
@@ -134,7 +144,7 @@ def seat_context(game: Game, seat: int) -> dict:
     return dict(
         seat=seat,
         groups=groups,
-        rank=rank_of(worths, seat),
+        rank_said=rank_said(state, worths, seat),
         worth=score(state, edition, seat),
         own_history=OWN_HISTORY,
         auction=state.auction,
@@ -168,11 +178,17 @@ def owed_to(state: GameState, seat: int) -> list[tuple[int, int]]:
     return found
 
 
+def player_fills(game: Game, seat: int) -> dict[str, str]:
+    """What the player's live part puts in at each version (shared.fill): their rank, which
+    moves whenever another player's worth passes theirs."""
+    return {"rank": own_context(game, seat)["rank_said"]}
+
+
 def player_signature(game: Game, seat: int) -> bytes:
     """Everything the player's live part shows, as plain values, digested: the same
-    signature at two versions, the same page (its forms' version apart), so it is not drawn
-    again. Their own history is named by its latest action (an undo of one is an action of
-    theirs too)."""
+    signature at two versions, the same page (its forms' version and its fills apart), so
+    it is not drawn again. Their own history is named by its latest action (an undo of one
+    is an action of theirs too)."""
     view = game_view(game)
     players = [
         (p["seat"], p["name"], p["colour"], p["bankrupt"], p["score"] if view["ended"] else 0)
@@ -189,7 +205,8 @@ def player_signature(game: Game, seat: int) -> bytes:
         latest_own(game).get(seat),
     )
     # Plain values, dataclasses and containers all write out what they hold in their repr.
-    values = repr((shown, own_context(game, seat))).encode()
+    drawn = {k: v for k, v in own_context(game, seat).items() if k != "rank_said"}
+    values = repr((shown, drawn)).encode()
     return hashlib.blake2b(values, digest_size=16).digest()  # kept per page: 16 bytes
 
 

@@ -4,7 +4,9 @@ for each of their open pages), in one language, theme and time zone, is drawn on
 to each; a part whose page shows nothing new at a version (`signature`: what it shows is the
 same) is not drawn again at all. What is each page's own, or each version's, is put in as it
 is sent: its CSRF token, a fresh idempotency key for each form (so no two phones ever share
-a key), and the version its forms were drawn for."""
+a key), and the version its forms were drawn for. So are the few words that change at
+versions where nothing else the part shows does (`fill`: a phone's rank, which another
+player's payment moves), worked out at each version instead of drawing the part again."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import zlib
 from collections.abc import Callable
 
 from flask import g
+from markupsafe import escape
 
 from ..kept import Kept
 
@@ -23,11 +26,14 @@ CSRF = f"csrf-{MARK}"
 KEY = f"key-{MARK}"
 VERSION = f"version-{MARK}"
 KEYS = re.compile(re.escape(KEY))
+FILL = f"fill-{MARK}-"  # FILL + a name + ".": words put in as the part is sent
+FILLS = re.compile(re.escape(FILL) + r"([a-z_]+)\.")
 MOST = 4096  # live parts kept per process (the newest version of each), least recent out
 
-# key -> (version, HTML compressed, signature of what it shows): kept while the page is open,
-# a player's part for each of their pages, a few kB of HTML each but a quarter of it compressed
-_drawn: Kept[tuple[int, bytes, object]] = Kept(MOST, lambda part: part[0])
+# key -> (version, HTML compressed, signature of what it shows, its fills at that version):
+# kept while the page is open, a player's part for each of their pages, a few kB of HTML each
+# but a quarter of it compressed
+_drawn: Kept[tuple[int, bytes, object, dict]] = Kept(MOST, lambda part: part[0])
 
 
 def drawing_shared() -> bool:
@@ -35,34 +41,45 @@ def drawing_shared() -> bool:
     return bool(g.get("drawing_shared"))
 
 
-def drawn(key: tuple, version: int, draw: Callable) -> tuple[int, str]:
-    """The part `key` at `version` or later, and the version it shows: drawn by `draw` unless
-    this process has it already, or is drawing it for another page (then that drawing is
-    waited for). `draw(before)` is given the version and signature kept for an earlier
-    version, if any, and gives (version, HTML, signature): None for the HTML when its
-    signature says nothing it shows changed (the earlier HTML is kept on)."""
+def fill(name: str, words: str) -> str:
+    """`words` where a page shows them; in a shared part, the mark `own` puts the words of
+    the version sent in place of (the drawing's `fills`, under `name`)."""
+    return f"{FILL}{name}." if drawing_shared() else words
+
+
+def drawn(key: tuple, version: int, draw: Callable) -> tuple[int, str, dict]:
+    """The part `key` at `version` or later, the version it shows and its fills there:
+    drawn by `draw` unless this process has it already, or is drawing it for another page
+    (then that drawing is waited for). `draw(before)` is given the version and signature
+    kept for an earlier version, if any, and gives (version, HTML, signature, fills): None
+    for the HTML when its signature says nothing it shows changed but its fills (the earlier
+    HTML is kept on)."""
     fresh: list[tuple] = []  # what this call drew, if it did: not decompressed again
     found = _drawn.at(key, version, lambda earlier: drawn_as_shared(draw, earlier, fresh))
     if fresh and fresh[0][0] is found:
-        return found[0], fresh[0][1]
-    return found[0], zlib.decompress(found[1]).decode()
+        return found[0], fresh[0][1], found[3]
+    return found[0], zlib.decompress(found[1]).decode(), found[3]
 
 
 def drawn_as_shared(draw: Callable, earlier, fresh: list):
     g.drawing_shared = True
     try:
-        version, html, signature = draw(None if earlier is None else (earlier[0], earlier[2]))
+        version, html, signature, fills = draw(
+            None if earlier is None else (earlier[0], earlier[2])
+        )
     finally:
         g.drawing_shared = False
     if html is None:
-        return version, earlier[1], signature
-    made = version, zlib.compress(html.encode(), 1), signature
+        return version, earlier[1], signature, fills
+    made = version, zlib.compress(html.encode(), 1), signature, fills
     fresh.append((made, html))
     return made
 
 
-def own(html: str, csrf: str, version: int) -> str:
+def own(html: str, csrf: str, version: int, fills: dict | None = None) -> str:
     """A shared part as one page gets it: its CSRF token, a fresh key in each form, the
-    version its forms were drawn for."""
+    version its forms were drawn for, the words filled in at that version."""
     html = html.replace(CSRF, csrf).replace(VERSION, str(version))
+    if FILL in html:
+        html = FILLS.sub(lambda found: escape((fills or {}).get(found.group(1), "")), html)
     return KEYS.sub(lambda _: uuid.uuid4().hex, html) if KEY in html else html

@@ -46,7 +46,7 @@ from .banker import dashboard_fragment
 from .carried import CarriedStream, drawn_as_opened, reader_of
 from .endgame import auction_fragment
 from .pages import load
-from .phone import player_part, player_signature
+from .phone import player_fills, player_part, player_signature
 from .table import table_part
 
 bp = Blueprint("streams", __name__)
@@ -77,6 +77,7 @@ class Page:
     allowed: Callable[[], bool]
     signature: Callable[[Game], object] | None = None  # what it shows, when it can say
     seat: int | None = None  # a player's phone: the one seat whose cash it shows (None: all)
+    fills: Callable[[Game], dict] | None = None  # words put in at each version (shared.fill)
 
     def cash_shown(self, cash: list[str]) -> object:
         """What the page shows of every seat's cash."""
@@ -152,6 +153,7 @@ def player_live(token: str):
             lambda: token_holds(Player.token, token),
             lambda game: player_signature(game, seat),
             seat,
+            lambda game: player_fills(game, seat),
         ),
         url_for("phone.player_page", token=token),
     )
@@ -344,18 +346,19 @@ def news(page: Page, key: tuple, version: int, csrf: str) -> tuple[int, str]:
     be drawn here, and the page fetches it as it would when polling; GONE if the page's link
     or key no longer opens it."""
 
-    def draw(before: tuple | None) -> tuple[int, str | None, object]:
+    def draw(before: tuple | None) -> tuple[int, str | None, object, dict]:
         with drawing(current_app), reads_only():  # no transaction: no BEGIN, no ROLLBACK
             game = snapshots.at(page.game_id, version)
             if game is None:
                 raise Gone()
             signature = page.signature(game) if page.signature else None
+            fills = page.fills(game) if page.fills else {}
             if before is not None and signature is not None and before[1] == signature:
-                return game.version, None, signature  # nothing it shows changed
-            return game.version, page.draw(game), signature
+                return game.version, None, signature, fills  # nothing else it shows changed
+            return game.version, page.draw(game), signature, fills
 
     try:
-        drawn, html = shared.drawn(key, version, draw)
+        drawn, html, fills = shared.drawn(key, version, draw)
     except (Gone, HTTPException) as refused:  # 403, 404: the page is no longer this device's
         if isinstance(refused, Gone) or refused.code in (403, 404):
             return version, GONE
@@ -368,7 +371,7 @@ def news(page: Page, key: tuple, version: int, csrf: str) -> tuple[int, str]:
     finally:
         db.session.remove()  # no connection held between two events
     drawn = max(drawn, version)
-    lines = "".join(f"data: {line}\n" for line in shared.own(html, csrf, drawn).splitlines())
+    lines = "".join(f"data: {line}\n" for line in shared.own(html, csrf, drawn, fills).splitlines())
     return drawn, f"id: {drawn}\nevent: live\n{lines}\n"
 
 

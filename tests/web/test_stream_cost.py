@@ -422,6 +422,34 @@ def test_what_several_pages_of_a_game_show_is_drawn_once_per_version(game, app):
         page.close()
 
 
+def test_sg4_a_rank_moved_by_another_s_payment_is_sent_without_drawing_the_phone_again(
+    game, app
+):
+    """SG4: the bank has paid Fay; it pays Ana, then Cal. Bea's phone shows her rank go from
+    2 to 3, then 4 of 6, and Ana's first, though only the paid player's phone is drawn
+    again: the rank is put in as each version is sent. The page Bea opens afresh says the
+    same."""
+    seen = version(game)
+    ana, bea = (Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in (0, 1))
+    pay(game, 5)
+    assert [rank_in(page.next_live()[1]) for page in (ana, bea)] == ["rank 2 of 6"] * 2
+    ranks = []
+    with Counted(app) as counted:
+        for paid in (0, 2):
+            pay(game, paid)
+            ranks.append([rank_in(page.next_live()[1]) for page in (ana, bea)])
+    assert ranks == [["rank 1 of 6", "rank 3 of 6"], ["rank 1 of 6", "rank 4 of 6"]]
+    assert counted.templates.count("player_live.html") == 1  # Ana's, once she was paid
+    assert rank_in(game.page(game.phone(1), app.test_client())) == "rank 4 of 6"
+    for page in (ana, bea):
+        page.close()
+
+
+def rank_in(html: str) -> str:
+    assert "fill-" not in html
+    return re.search(r"rank \d of \d", html)[0]
+
+
 def test_opening_a_phone_or_table_stream_takes_one_connection_and_one_query(game, app, monkeypatch):
     monkeypatch.setattr(streams, "KEEPALIVE", 0.01)  # the first wait ends at once
     for path in (game.phone(4) + "/live", game.screen() + "/live"):
