@@ -16,8 +16,10 @@ phone). Each sample, per target in a shuffled order:
 - from the same moment until the phone's stream brings the action's `event: cash`: "cash".
 
 Reported per setup and target: p50 / p95 / max of both, and the ratios of each product to
-the floor. What the browsers add (fetch, parse, merge, layout, the two Chromiums sharing the
-machine with the server) is bench/tap.py's to measure; this is the server's part of it.
+the floor; and each server's CPU per tap (user + system, every process of it, from /proc,
+over the timed samples): the money page, the tap, and what its open streams draw for it.
+What the browsers add (fetch, parse, merge, layout, the two Chromiums sharing the machine
+with the server) is bench/tap.py's to measure; this is the server's part of it.
 
     python -m bench.tap_server
     python -m bench.tap_server --setups tablebank:sqlite --samples 200
@@ -47,8 +49,10 @@ FIELD = re.compile(r'name="([^"]+)" value="([^"]*)"')
 class Target:
     """A server to tap on: its banker's connection, its phone's stream, its figures."""
 
-    def __init__(self, name: str, base: str, money: str, phone: str) -> None:
-        self.name, self.money = name, money
+    def __init__(self, name: str, base: str, money: str, phone: str, server=None) -> None:
+        self.name, self.money, self.server = name, money, server
+        self.cpu_s = 0.0  # the server's CPU over the timed samples
+        self.port = urlsplit(base).port
         port = urlsplit(base).port
         self.banker = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         self.cookies: dict[str, str] = {}
@@ -60,6 +64,19 @@ class Target:
         if answer.status != 200:
             raise common.BenchError(f"{name}: the phone's stream answered {answer.status}")
         threading.Thread(target=self.listen, args=(answer,), daemon=True).start()
+
+    def follow_dashboard(self, path: str) -> None:
+        """The banker's own page's live stream, with the banker's cookies: read and dropped."""
+        self.dashboard = http.client.HTTPConnection("127.0.0.1", self.port, timeout=None)
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        self.dashboard.request("GET", path, headers={"Cookie": cookie})
+        answer = self.dashboard.getresponse()
+        if answer.status != 200:
+            raise common.BenchError(f"{self.name}: the dashboard's stream answered {answer.status}")
+        threading.Thread(target=lambda: all(iter(answer.fp.readline, b"")), daemon=True).start()
+
+    def cpu(self) -> float:
+        return self.server.usage()["cpu_s"] if self.server else 0.0
 
     def listen(self, answer) -> None:
         while line := answer.fp.readline():
@@ -134,8 +151,11 @@ def product(stack: ExitStack, args, kind: str, database: str, name: str) -> Targ
         server.url,
         f"/g/{game.id}/money?kind=bank_pay&player=0&amount=1",
         f"/p/{game.player_tokens[0]}/live?v={game.view['version']}",
+        server,
     )
     target.send("GET", f"/g/{game.id}/?key={game.key}")  # the banker's device remembered
+    target.send("GET", f"/g/{game.id}/")  # its page, as the tap leaves it
+    target.follow_dashboard(f"/g/{game.id}/live?v={game.view['version']}")
     return target
 
 
@@ -148,17 +168,23 @@ def run(args, kind: str, database: str) -> dict:
         port = common.free_port()
         floor_cmd = [sys.executable, "-m", "bench.floor", "--port", str(port)]
         floor = stack.enter_context(common.Server(floor_cmd, "", port, "floor"))
-        targets.append(Target("floor", floor.url, "/g/floor/money?amount=1", "/p/floor/live"))
+        floor_target = Target("floor", floor.url, "/g/floor/money?amount=1", "/p/floor/live", floor)
+        targets.append(floor_target)
         time.sleep(1)  # every stream open
         shuffle = random.Random(args.seed)
         for round_ in range(args.warmup + args.samples):
             shuffle.shuffle(targets)
             for target in targets:
+                if round_ == args.warmup:
+                    target.cpu_s = -target.cpu()
                 target.tap(keep=round_ >= args.warmup)
                 time.sleep(args.pause)
+        for target in targets:
+            target.cpu_s += target.cpu()
     result = {"server": kind, "database": database, "samples": args.samples}
     for target in targets:
         result[target.name] = {w: figures(target.rows, w) for w in ("answered", "cash")}
+        result[target.name]["cpu_ms_per_tap"] = round(target.cpu_s / args.samples * 1000, 2)
     floor_ = result["floor"]
     result["ratios"] = {
         name: {
@@ -181,6 +207,8 @@ def report(r: dict) -> None:
                 f = r[name][which]
                 rows.append([name, label, f["p50"], f["p95"], f["max"], f["missed"]])
     print(common.table(["target", "what", "p50 ms", "p95 ms", "max", "missed"], rows))
+    cpu = [f"{n} {r[n]['cpu_ms_per_tap']} ms" for n in ("product", "baseline", "floor") if n in r]
+    print("server CPU per tap (money page, tap, its streams): " + ", ".join(cpu))
     for name, ratios in r["ratios"].items():
         print(f"{name}/floor: " + ", ".join(f"{k} {v}" for k, v in ratios.items()))
 

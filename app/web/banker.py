@@ -9,6 +9,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    get_flashed_messages,
     redirect,
     request,
     session,
@@ -16,6 +17,7 @@ from flask import (
 )
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 from sqlalchemy import select
 
 from .. import bank
@@ -23,7 +25,7 @@ from ..models import Game, db
 from ..rules import KINDS, UNDO, GameState, RuleError
 from ..rules.rent import rent_due
 from ..rules.turn import next_in_play, whose_turn
-from . import clocks, new_games, turns
+from . import clocks, new_games, shared, turns
 from .args import arg, whole
 from .auth import banker_games, is_banker, remember_banker
 from .colours import make_legible
@@ -169,13 +171,28 @@ def create():
 # -- the game ----------------------------------------------------------------------------
 
 
+DASHBOARD = "dashboard"  # its live part's name, for the page and its stream (shared.py)
+
+
 @bp.get("/g/<game_id>/")
 def dashboard(game_id: str):
     game = load(game_id)
     bank.end_if_time_is_up(game)
     if request.args.get("fragment"):
-        return dashboard_fragment(game)
-    return page("game.html", game, codes=True, **dashboard_context(game))
+        return dashboard_live(game)[1]
+    if ("keep", game.id) in get_flashed_messages(with_categories=True):
+        # A new game's banker link shows once in the live part: this page's own drawing.
+        return page("game.html", game, codes=True, **dashboard_context(game))
+    return page("game.html", game, codes=True, live=dashboard_live(game))
+
+
+def dashboard_live(game: Game) -> tuple[int, Markup]:
+    """The dashboard's live part and the version it shows, drawn once per version and
+    reader in this process for the page (a tap's answer, a fetch) and the banker's live
+    stream alike: the stream that the tap woke sends what the answer drew."""
+    key = (game.id, DASHBOARD, *shared.reader())
+    path = url_for("banker.dashboard", game_id=game.id)
+    return shared.for_page(key, game.version, lambda: dashboard_fragment(game), path)
 
 
 def dashboard_fragment(game: Game) -> str:

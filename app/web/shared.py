@@ -16,8 +16,10 @@ import uuid
 import zlib
 from collections.abc import Callable
 
-from flask import g
-from markupsafe import escape
+from flask import g, request, session
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup, escape
 
 from ..kept import Kept
 
@@ -34,6 +36,31 @@ MOST = 4096  # live parts kept per process (the newest version of each), least r
 # kept while the page is open, a player's part for each of their pages, a few kB of HTML each
 # but a quarter of it compressed
 _drawn: Kept[tuple[int, bytes, object, dict]] = Kept(MOST, lambda part: part[0])
+
+
+def reader() -> tuple[str, str, str, str]:
+    """What a part's drawing depends on of the request that shows it: the reader's language,
+    theme and time zone (app.js keeps its offset in a cookie), and the root its links are
+    under (a proxy's prefix)."""
+    theme, zone = session.get("theme", "auto"), request.cookies.get("tzo", "")
+    return str(get_locale()), theme, zone, request.script_root
+
+
+def for_page(key: tuple, version: int, draw: Callable[[], str], path: str) -> tuple[int, Markup]:
+    """A live part as the page that shows it is drawn (its own CSRF token and keys put in),
+    and the version it shows: the part its live stream sends at that version, drawn once for
+    both in this process. `draw()` draws it as `path`'s stream would."""
+
+    def drawn_here(_before) -> tuple[int, str, None, dict]:
+        with_path = g.get("page_path")
+        g.page_path = path  # where its refused forms go back to, as the stream's drawing says
+        try:
+            return version, draw(), None, {}
+        finally:
+            g.page_path = with_path
+
+    shown, html, fills = drawn(key, version, drawn_here)
+    return shown, Markup(own(html, generate_csrf(), shown, fills))
 
 
 def drawing_shared() -> bool:

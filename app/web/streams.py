@@ -25,11 +25,9 @@ from flask import (
     current_app,
     g,
     request,
-    session,
     stream_with_context,
     url_for,
 )
-from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy import select, text
 from werkzeug.exceptions import HTTPException
@@ -42,7 +40,7 @@ from ..serving import TAKEOVER
 from . import shared
 from .args import whole
 from .auth import fingerprint
-from .banker import dashboard_fragment
+from .banker import DASHBOARD, dashboard_fragment
 from .carried import CarriedStream, drawn_as_opened, reader_of
 from .endgame import auction_fragment
 from .pages import load
@@ -179,7 +177,7 @@ def table_live(token: str):
 
 @bp.get("/g/<game_id>/live")
 def banker_live(game_id: str):
-    page = banker_page(game_id, "dashboard", dashboard_fragment)
+    page = banker_page(game_id, DASHBOARD, dashboard_fragment)
     return stream(page, url_for("banker.dashboard", game_id=game_id))
 
 
@@ -230,7 +228,7 @@ def stream(page: Page, path: str) -> Response:
     heard = [whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID"))]
     seen = max((v for v in heard if v is not None), default=-1)
     g.page_path = path  # where a refused form of its live part goes back to
-    reader = (str(get_locale()), session.get("theme", "auto"), request.cookies.get("tzo", ""))
+    reader = shared.reader()
     key = (page.game_id, page.part, *reader)
     csrf = generate_csrf()  # the page's own, put in the shared part's forms
     mark = g.get("keys_mark", -1)

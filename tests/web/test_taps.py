@@ -15,7 +15,9 @@ from flask import template_rendered
 from sqlalchemy import event
 from tablebank.live import Watcher, watcher
 from tablebank.models import db
-from tablebank.web import streams
+from tablebank.web import banker, shared, streams
+
+from ..streams import Opened
 
 TAP = {"X-Tablebank-Tap": "1"}
 QUIET = ("BEGIN", "ROLLBACK")  # a transaction opened or ended reads nothing
@@ -249,6 +251,46 @@ def test_the_streams_an_action_woke_draw_once_its_answer_is_out(table, app, monk
         watcher(app).stop()
     assert answer.status_code == 200
     assert drawn.index("game.html") < drawn.index("player_live.html")
+
+
+def test_the_banker_s_stream_sends_the_live_part_its_tap_s_answer_drew(table, app, monkeypatch):
+    """The banker's dashboard is open with its live stream: the tap's answer draws the live
+    part, and the stream that the tap woke sends that same drawing (the panels, balances and
+    buttons worked out once, not twice), with the page's own CSRF token and keys of its own
+    in its forms."""
+    table.new_game()
+    table.page(f"/g/{table.id}/")  # the banker's dashboard (its banker link shown once)
+    page = Opened(table.client, f"/g/{table.id}/live", table.game()["version"])
+    worked_out = []
+    context = banker.dashboard_context
+
+    def counted(game):
+        worked_out.append(game.version)
+        return context(game)
+
+    monkeypatch.setattr(banker, "dashboard_context", counted)
+    try:
+        answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
+        version, live = page.next_live()
+    finally:
+        page.close()
+        watcher(app).stop()
+    assert worked_out == [version] == [table.game()["version"]]
+    assert f'data-version="{version}"' in answer.text
+    assert "Ana $1,700" in table.text(live) and "Ana $1,700" in table.text(answer.text)
+    for html in (answer.text, live):
+        assert "-" + shared.MARK not in html  # every mark put in
+    assert set(csrf_in(live)) == set(csrf_in(answer.text)) != set()
+    assert not set(keys_in(live)) & set(keys_in(answer.text))  # no form's key used twice
+
+
+def csrf_in(html: str) -> list[str]:
+    """The session's CSRF secret each form's token is signed from (then a time, a MAC)."""
+    return re.findall(r'name="csrf_token" value="([^".]+)', html)
+
+
+def keys_in(html: str) -> list[str]:
+    return re.findall(r'name="key" value="([^"]+)"', html)
 
 
 def test_k1_a_refused_quick_money_tap_stays_on_the_players_card(table):
