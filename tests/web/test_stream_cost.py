@@ -422,9 +422,7 @@ def test_what_several_pages_of_a_game_show_is_drawn_once_per_version(game, app):
         page.close()
 
 
-def test_sg4_a_rank_moved_by_another_s_payment_is_sent_without_drawing_the_phone_again(
-    game, app
-):
+def test_sg4_a_rank_moved_by_another_s_payment_is_sent_without_drawing_the_phone_again(game, app):
     """SG4: the bank has paid Fay; it pays Ana, then Cal. Bea's phone shows her rank go from
     2 to 3, then 4 of 6, and Ana's first, though only the paid player's phone is drawn
     again: the rank is put in as each version is sent. The page Bea opens afresh says the
