@@ -30,6 +30,7 @@ from .edition_files import load_editions
 from .models import db
 from .paths import EDITIONS, SHIPPED, instance_folder
 from .serving import is_api
+from .web.templating import Templates
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -43,6 +44,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         static_folder=str(SHIPPED / "static"),
     )
     app.url_rule_class = BuiltWhenFirstUsed
+    app.jinja_environment = Templates  # before anything asks for app.jinja_env
     configure(app, overrides)  # defaults < instance/config.py < environment < overrides
     logs.register(app)  # no token or key in a log line
     hosting.owner_only(app)  # the instance folder and the database hold every key: 0700, 0600
