@@ -12,9 +12,10 @@ its stream (what it follows, how to draw it, suspended where it waits) and its s
 
 The stream runs in an app context in its reader's language, pushed each time it runs; a
 drawing also needs a request (the reader's theme and time zone, the page's own links): it
-is drawn in one made from the headers that opened the stream. Under a server that offers
-no takeover (Flask's test client, another WSGI server), the stream is the request's answer
-as before, each wait blocking (web/streams.py).
+is drawn in one made from the headers that opened the stream, with the session it opened
+with (a few hundred bytes kept, a cookie's signature not checked again). Under a server
+that offers no takeover (Flask's test client, another WSGI server), the stream is the
+request's answer as before, each wait blocking (web/streams.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from collections.abc import Callable, Generator
 from contextlib import suppress
 
 from flask import Flask, Response, current_app, g
+from flask.ctx import RequestContext
+from flask.sessions import SessionMixin
 from flask_babel import force_locale
 
 from ..live import Waiting
@@ -72,11 +75,15 @@ def read_header(key: str) -> bool:
     return key.startswith("HTTP_") and key not in UNREAD and not key.startswith(UNREAD_FAMILY)
 
 
-def drawn_as_opened(app: Flask, reader: dict, path: str, draw: Callable) -> Callable:
-    """`draw(game)` in a request made from `reader`, as the stream's own request drew."""
+def drawn_as_opened(
+    app: Flask, reader: dict, path: str, draw: Callable, session: SessionMixin
+) -> Callable:
+    """`draw(game)` in a request made from `reader`, as the stream's own request drew, with
+    the session the stream opened with (its cookie read and checked once, not at each
+    drawing; a drawing writes no cookie)."""
 
     def drawn(game):
-        with app.request_context({**reader, "wsgi.input": io.BytesIO()}):
+        with RequestContext(app, {**reader, "wsgi.input": io.BytesIO()}, session=session):
             g.page_path = path  # where a refused form of the live part goes back to
             return draw(game)
 

@@ -25,6 +25,7 @@ from flask import (
     current_app,
     g,
     request,
+    session,
     stream_with_context,
     url_for,
 )
@@ -235,7 +236,8 @@ def stream(page: Page, path: str) -> Response:
     keepalive = float(app.config.get("LIVE_KEEPALIVE_SECONDS", KEEPALIVE))
     takeover = request.environ.get(TAKEOVER)
     if takeover is not None:
-        page.draw = drawn_as_opened(app, reader_of(request.environ), path, page.draw)
+        opened_with = session._get_current_object()
+        page.draw = drawn_as_opened(app, reader_of(request.environ), path, page.draw, opened_with)
     db.session.remove()  # no connection held while the stream waits
 
     def events():
