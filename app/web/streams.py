@@ -371,8 +371,14 @@ def news(page: Page, key: tuple, version: int, csrf: str) -> tuple[int, str]:
     finally:
         db.session.remove()  # no connection held between two events
     drawn = max(drawn, version)
-    lines = "".join(f"data: {line}\n" for line in shared.own(html, csrf, drawn, fills).splitlines())
-    return drawn, f"id: {drawn}\nevent: live\n{lines}\n"
+    return drawn, f"id: {drawn}\nevent: live\n{data_lines(shared.own(html, csrf, drawn, fills))}\n"
+
+
+def data_lines(text: str) -> str:
+    """`text` as an event's data: a `data:` line for each of its lines (an event's line ends
+    at CR, LF or CRLF, and at nothing else)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n")
+    return "data: " + lines.replace("\n", "\ndata: ") + "\n"
 
 
 def version_event(version: int) -> str:
