@@ -136,13 +136,14 @@ def backup_command(target: Path) -> None:
 @with_appcontext
 def restore_command(source: Path, yes: bool) -> None:
     """Replace every game with those of a backup made by `backup` (SQLite)."""
-    from . import db_setup, logbook
+    from . import db_setup, kept, logbook
 
     live = _live_database()
     revision = check_backup(source)
     if not yes:
         click.confirm(f"Replace every game in {live} with those of {source}?", abort=True)
     restore(source, live)
+    kept.forget_everything()  # this process's; a server in another one is restarted (README)
     editions = current_app.extensions["tablebank.editions"]
     reindex = lambda: logbook.reindex_old_games(editions)  # noqa: E731
     db_setup.upgrade_schema(current_app, then=reindex)  # a backup made by an older version

@@ -5,12 +5,22 @@ want it wait), whatever the number of open pages that want it at once."""
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
 WAIT = 5.0  # seconds a thread waits for another's making before it looks again
+_every: weakref.WeakSet[Kept] = weakref.WeakSet()
+
+
+def forget_everything() -> None:
+    """Let go of what every Kept of the process holds: after a restore, whose games number
+    their versions again from an older copy (what is kept for a version would be another
+    game's)."""
+    for kept in list(_every):
+        kept.clear()
 
 
 class Kept(Generic[V]):
@@ -19,6 +29,7 @@ class Kept(Generic[V]):
         self._items: OrderedDict[Hashable, V] = OrderedDict()
         self._making: dict[Hashable, threading.Event] = {}
         self._lock = threading.Lock()
+        _every.add(self)
 
     def at(self, key: Hashable, version: int, make: Callable[[V | None], V | None]) -> V | None:
         """The thing `key` at `version` or later: the kept one, else `make(earlier)` (given

@@ -7,6 +7,7 @@ import hashlib
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from .. import bank
 from ..i18n import locale_name
@@ -18,7 +19,7 @@ from ..rules.debts import debtors
 from ..rules.state import DEAL, GameState
 from ..rules.turn import whose_turn
 from ..snapshots import worked_out
-from . import turns
+from . import shared, turns
 from .args import arg, whole
 from .pages import (
     confirming,
@@ -97,17 +98,38 @@ def phone_panels(game: Game, seat: int) -> list:
 @bp.get("/p/<token>")
 def player_page(token: str):
     player = player_by_token(token)
-    bank.end_if_time_is_up(player.game)
-    fragment = bool(request.args.get("fragment"))
-    return player_part(player.game, player.seat, token, fragment)
+    game, seat = player.game, player.seat
+    bank.end_if_time_is_up(game)
+    if request.args.get("fragment"):
+        return live_part(game, seat, token)[1]
+    return page("phone.html", game, token=token, seat=seat, live=live_part(game, seat, token))
 
 
-def player_part(game: Game, seat: int, token: str, fragment: bool = True) -> str:
-    """The player's page, or only its live part (`fragment`: what its stream sends)."""
+def live_part(game: Game, seat: int, token: str) -> tuple[int, Markup]:
+    """The player's live part and the version it shows, drawn once per version and reader
+    in this process for their page (a tap's answer from their phone, a fetch) and its live
+    stream alike."""
+    key = (game.id, live_name(token), *shared.reader())
+    return shared.for_page(
+        key,
+        game.version,
+        lambda: player_part(game, seat, token),
+        url_for("phone.player_page", token=token),
+        signature=lambda: player_signature(game, seat),
+        fills=lambda: player_fills(game, seat),
+    )
+
+
+def live_name(token: str) -> str:
+    """The name of a player's live part, for their pages and their streams (shared.py)."""
+    return f"player {token}"
+
+
+def player_part(game: Game, seat: int, token: str) -> str:
+    """The player's live part: what their page's stream sends."""
     context = {**own_context(game, seat), "mine": own_history(game, seat, OWN_HISTORY)}
     pad_to = url_for("phone.player_turn", token=token)
-    template = "player_live.html" if fragment else "phone.html"
-    return page(template, game, token=token, pad_to=pad_to, **context)
+    return page("player_live.html", game, token=token, pad_to=pad_to, **context)
 
 
 def own_context(game: Game, seat: int) -> dict:

@@ -46,16 +46,25 @@ def reader() -> tuple[str, str, str, str]:
     return str(get_locale()), theme, zone, request.script_root
 
 
-def for_page(key: tuple, version: int, draw: Callable[[], str], path: str) -> tuple[int, Markup]:
+def for_page(
+    key: tuple,
+    version: int,
+    draw: Callable[[], str],
+    path: str,
+    signature: Callable[[], object] | None = None,
+    fills: Callable[[], dict] | None = None,
+) -> tuple[int, Markup]:
     """A live part as the page that shows it is drawn (its own CSRF token and keys put in),
     and the version it shows: the part its live stream sends at that version, drawn once for
-    both in this process. `draw()` draws it as `path`'s stream would."""
+    both in this process. `draw()` draws it as `path`'s stream would; `signature()` and
+    `fills()` say what the stream's own say (web/streams.py)."""
 
-    def drawn_here(_before) -> tuple[int, str, None, dict]:
+    def drawn_here(_before) -> tuple[int, str, object, dict]:
         with_path = g.get("page_path")
         g.page_path = path  # where its refused forms go back to, as the stream's drawing says
         try:
-            return version, draw(), None, {}
+            html = draw()
+            return version, html, signature and signature(), fills() if fills else {}
         finally:
             g.page_path = with_path
 

@@ -45,7 +45,7 @@ from .banker import DASHBOARD, dashboard_fragment
 from .carried import CarriedStream, drawn_as_opened, reader_of
 from .endgame import auction_fragment
 from .pages import load
-from .phone import player_fills, player_part, player_signature
+from .phone import live_name, player_fills, player_part, player_signature
 from .table import table_part
 
 bp = Blueprint("streams", __name__)
@@ -147,7 +147,7 @@ def player_live(token: str):
             game_id,
             version,
             keys,
-            f"player {token}",
+            live_name(token),
             lambda game: player_part(game, seat, token),
             lambda: token_holds(Player.token, token),
             lambda game: player_signature(game, seat),

@@ -16,6 +16,7 @@ from sqlalchemy import event
 from tablebank.live import Watcher, watcher
 from tablebank.models import db
 from tablebank.web import banker, shared, streams
+from tablebank.web import phone as phone_module
 
 from ..streams import Opened
 
@@ -282,6 +283,37 @@ def test_the_banker_s_stream_sends_the_live_part_its_tap_s_answer_drew(table, ap
         assert "-" + shared.MARK not in html  # every mark put in
     assert set(csrf_in(live)) == set(csrf_in(answer.text)) != set()
     assert not set(keys_in(live)) & set(keys_in(answer.text))  # no form's key used twice
+
+
+def test_a_phone_s_stream_sends_the_live_part_its_tap_s_answer_drew(table, app, monkeypatch):
+    """Ana's phone is open with its live stream: her payment from it is answered with her
+    page, and the stream that the payment woke sends that same drawing (her history read
+    once, not twice), with the new figure and her page's own CSRF token."""
+    table.new_game()
+    phone = app.test_client()
+    table.page(table.phone(0), phone)
+    page = Opened(phone, f"{table.phone(0)}/live", table.game()["version"])
+    read = []
+    history = phone_module.own_history
+
+    def counted(game, seat, most):
+        read.append((game.version, seat))
+        return history(game, seat, most)
+
+    monkeypatch.setattr(phone_module, "own_history", counted)
+    data = {"kind": "transfer", "payload": json.dumps({"to": 1, "amount": 20}), "key": "p1"}
+    try:
+        answer = phone.post(f"{table.phone(0)}/do", data=data, headers=TAP)
+        version, live = page.next_live()
+    finally:
+        page.close()
+        watcher(app).stop()
+    assert read == [(version, 0)] and version == table.game()["version"]
+    assert f'data-version="{version}"' in answer.text
+    for html in (answer.text, live):
+        assert re.search(r'id="balance"[^>]*>\$1,480<', html)
+        assert "-" + shared.MARK not in html  # every mark put in
+    assert set(csrf_in(live)) == set(csrf_in(answer.text)) != set()
 
 
 def csrf_in(html: str) -> list[str]:
