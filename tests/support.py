@@ -154,3 +154,17 @@ class Table:
 
     def waiting(self) -> list[tuple[str, int | None]]:
         return [(w.what, w.seat) for w in self.waits()]
+
+
+def calls_of(monkeypatch, owner, name: str, noted=lambda *args: args) -> list:
+    """Every call of `owner.name` while the test runs, each as `noted(*args)` gives it (the
+    call itself goes on as before)."""
+    found: list = []
+    original = getattr(owner, name)
+
+    def counting(*args):
+        found.append(noted(*args))
+        return original(*args)
+
+    monkeypatch.setattr(owner, name, counting)
+    return found

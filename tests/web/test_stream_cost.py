@@ -19,7 +19,7 @@ from tablebank.web import filters, present, streams
 
 from ..conftest import close_app, start_app
 from ..streams import PAGE, Opened
-from ..support import POSTGRES
+from ..support import POSTGRES, calls_of
 
 
 class Counted:
@@ -164,14 +164,7 @@ def test_what_the_acting_request_worked_out_is_not_worked_out_again_for_its_page
     seen = version(game)
     pages = [Opened(app.test_client(), game.phone(seat) + "/live", seen) for seat in range(6)]
     pages.append(Opened(app.test_client(), game.screen() + "/live", seen))
-    viewed = []
-    original = present.view_of
-
-    def counting(game_row):
-        viewed.append(game_row.version)
-        return original(game_row)
-
-    monkeypatch.setattr(present, "view_of", counting)
+    viewed = calls_of(monkeypatch, present, "view_of", lambda game_row: game_row.version)
     drawn = pay(game, 4)
     assert {page.next_live()[0] for page in pages} == {drawn}
     assert viewed == [drawn]

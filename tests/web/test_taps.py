@@ -19,6 +19,7 @@ from tablebank.web import banker, shared, streams
 from tablebank.web import phone as phone_module
 
 from ..streams import Opened
+from ..support import calls_of
 
 TAP = {"X-Tablebank-Tap": "1"}
 QUIET = ("BEGIN", "ROLLBACK")  # a transaction opened or ended reads nothing
@@ -262,14 +263,7 @@ def test_the_banker_s_stream_sends_the_live_part_its_tap_s_answer_drew(table, ap
     table.new_game()
     table.page(f"/g/{table.id}/")  # the banker's dashboard (its banker link shown once)
     page = Opened(table.client, f"/g/{table.id}/live", table.game()["version"])
-    worked_out = []
-    context = banker.dashboard_context
-
-    def counted(game):
-        worked_out.append(game.version)
-        return context(game)
-
-    monkeypatch.setattr(banker, "dashboard_context", counted)
+    worked_out = calls_of(monkeypatch, banker, "dashboard_context", lambda game: game.version)
     try:
         answer = table.client.post(f"/g/{table.id}/do", data=pass_go(table), headers=TAP)
         version, live = page.next_live()
@@ -293,14 +287,9 @@ def test_a_phone_s_stream_sends_the_live_part_its_tap_s_answer_drew(table, app, 
     phone = app.test_client()
     table.page(table.phone(0), phone)
     page = Opened(phone, f"{table.phone(0)}/live", table.game()["version"])
-    read = []
-    history = phone_module.own_history
-
-    def counted(game, seat, most):
-        read.append((game.version, seat))
-        return history(game, seat, most)
-
-    monkeypatch.setattr(phone_module, "own_history", counted)
+    read = calls_of(
+        monkeypatch, phone_module, "own_history", lambda game, seat, _: (game.version, seat)
+    )
     data = {"kind": "transfer", "payload": json.dumps({"to": 1, "amount": 20}), "key": "p1"}
     try:
         answer = phone.post(f"{table.phone(0)}/do", data=data, headers=TAP)
