@@ -68,8 +68,8 @@ def for_page(
         finally:
             g.page_path = with_path
 
-    shown, html, fills = drawn(key, version, drawn_here)
-    return shown, Markup(own(html, generate_csrf(), shown, fills))
+    shown, html, put_in = drawn(key, version, drawn_here)
+    return shown, Markup(own(html, generate_csrf(), shown, put_in))
 
 
 def drawing_shared() -> bool:
