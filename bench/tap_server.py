@@ -49,11 +49,10 @@ FIELD = re.compile(r'name="([^"]+)" value="([^"]*)"')
 class Target:
     """A server to tap on: its banker's connection, its phone's stream, its figures."""
 
-    def __init__(self, name: str, base: str, money: str, phone: str, server=None) -> None:
+    def __init__(self, name: str, base: str, money: str, phone: str, server) -> None:
         self.name, self.money, self.server = name, money, server
         self.cpu_s = 0.0  # the server's CPU over the timed samples
-        self.port = urlsplit(base).port
-        port = urlsplit(base).port
+        self.port = port = urlsplit(base).port
         self.banker = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         self.cookies: dict[str, str] = {}
         self.cash_at: list[float] = []
@@ -76,7 +75,7 @@ class Target:
         threading.Thread(target=lambda: all(iter(answer.fp.readline, b"")), daemon=True).start()
 
     def cpu(self) -> float:
-        return self.server.usage()["cpu_s"] if self.server else 0.0
+        return self.server.usage()["cpu_s"]
 
     def listen(self, answer) -> None:
         while line := answer.fp.readline():
@@ -168,8 +167,8 @@ def run(args, kind: str, database: str) -> dict:
         port = common.free_port()
         floor_cmd = [sys.executable, "-m", "bench.floor", "--port", str(port)]
         floor = stack.enter_context(common.Server(floor_cmd, "", port, "floor"))
-        floor_target = Target("floor", floor.url, "/g/floor/money?amount=1", "/p/floor/live", floor)
-        targets.append(floor_target)
+        money, phone = "/g/floor/money?amount=1", "/p/floor/live"
+        targets.append(Target("floor", floor.url, money, phone, floor))
         time.sleep(1)  # every stream open
         shuffle = random.Random(args.seed)
         for round_ in range(args.warmup + args.samples):

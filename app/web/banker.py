@@ -182,7 +182,7 @@ def dashboard(game_id: str):
         return dashboard_live(game)[1]
     if ("keep", game.id) in get_flashed_messages(with_categories=True):
         # A new game's banker link shows once in the live part: this page's own drawing.
-        return page("game.html", game, codes=True, **dashboard_context(game))
+        return page("game.html", game, codes=True, keep_link=True, **dashboard_context(game))
     return page("game.html", game, codes=True, live=dashboard_live(game))
 
 
