@@ -1,8 +1,8 @@
 """Starting is quick: the schema's check reads the migration files and one row, so a start at
 the newest schema imports no Alembic; gunicorn's master asks `python -m tablebank.schema`
 (settings and driver only) before it makes the app to upgrade. What only some requests need
-(the API's schema checks, the QR codes' drawing) is imported by
-the first of them, not by the start and its home page; pytz does not open each of its zone
+(the API's schema checks, the QR codes' drawing, the rate limits'
+counters) is imported by the first of them, not by the start and its home page; pytz does not open each of its zone
 files, the address's QR code is drawn at the first start on that address only, and the
 command's server asks no DNS for its own name."""
 
@@ -22,7 +22,7 @@ from tablebank.paths import ROOT, SHIPPED
 from ..servers import Server
 from ..support import setup_of
 
-DEFERRED = ("alembic", "jsonschema", "qrcode.image.svg")
+DEFERRED = ("alembic", "jsonschema", "qrcode.image.svg", "limits")
 IMPORTED = (
     "import sys; from tablebank import create_app; home = create_app().test_client().get('/');"
     f"assert home.status_code == 200; print(*(m for m in {DEFERRED} if m in sys.modules))"
