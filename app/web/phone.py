@@ -4,6 +4,7 @@ from it, for their own seat only."""
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache, partial
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
@@ -129,7 +130,36 @@ def player_part(game: Game, seat: int, token: str) -> str:
     """The player's live part: what their page's stream sends."""
     context = {**own_context(game, seat), "mine": own_history(game, seat, OWN_HISTORY)}
     pad_to = url_for("phone.player_turn", token=token)
-    return page("player_live.html", game, token=token, pad_to=pad_to, **context)
+    pay_someone = partial(pay_form, game, seat, token)  # drawn where the part shows it
+    return page(
+        "player_live.html", game, token=token, pad_to=pad_to, pay_someone=pay_someone, **context
+    )
+
+
+def pay_form(game: Game, seat: int, token: str) -> Markup:
+    """The form that pays someone from the player's phone, half of drawing their part: drawn
+    once per what it shows (shared.piece), which a payment leaves as it was: the payer, the
+    other players still in (their names and colours), the edition's money, the amounts."""
+    view = game_view(game)
+    players = tuple((p["seat"], p["name"], p["colour"], p["bankrupt"]) for p in view["players"])
+    presets = turns.PRESETS[:4]
+    shows = ("pay someone", token, seat, game.edition, players, presets)
+    to = url_for("phone.player_preview", token=token)
+
+    def drawn() -> str:
+        payer = view["players"][seat]
+        return page(
+            "_quick_money.html",
+            game,
+            payer=payer,
+            legend=_("To"),
+            from_bank=False,
+            confirm=True,
+            to=to,
+            presets=presets,
+        )
+
+    return shared.piece(shows, drawn)
 
 
 def own_context(game: Game, seat: int) -> dict:
@@ -152,7 +182,14 @@ def rank_said(state: GameState, worths: dict[int, int], seat: int) -> str:
     rank = rank_of(worths, seat)
     if rank is None or state.ended:
         return ""
-    return " · " + _("rank %(rank)s of %(count)s", rank=rank, count=len(worths))
+    return rank_words(locale_name(), rank, len(worths))
+
+
+@lru_cache(maxsize=256)
+def rank_words(_language: str, rank: int, count: int) -> str:
+    """SG4's words in the reader's language (which `_language` names for the cache): each
+    phone says them at every version, and the catalogue's answer does not change."""
+    return " · " + _("rank %(rank)s of %(count)s", rank=rank, count=count)
 
 
 def seat_context(game: Game, seat: int) -> dict:
@@ -173,7 +210,6 @@ def seat_context(game: Game, seat: int) -> dict:
         offers=offers_to(game, state, seat),
         offers_made=offers_from(game, state, seat),
         panels=phone_panels(game, seat),
-        presets=turns.PRESETS[:4],
         take_back=take_back_offer(game, seat),
         turn=turn_shown(game, state),
         owed_to_me=owed_to(state, seat),

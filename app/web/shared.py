@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
 import uuid
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 
 from flask import g, request, session
@@ -31,11 +33,16 @@ KEYS = re.compile(re.escape(KEY))
 FILL = f"fill-{MARK}-"  # FILL + a name + ".": words put in as the part is sent
 FILLS = re.compile(re.escape(FILL) + r"([a-z_]+)\.")
 MOST = 4096  # live parts kept per process (the newest version of each), least recent out
+PIECES = 1024  # pieces of parts kept per process (web/shared.piece), least recent out
 
 # key -> (version, HTML compressed, signature of what it shows, its fills at that version):
 # kept while the page is open, a player's part for each of their pages, a few kB of HTML each
 # but a quarter of it compressed
 _drawn: Kept[tuple[int, bytes, object, dict]] = Kept(MOST, lambda part: part[0])
+
+
+_pieces: OrderedDict[tuple, Markup] = OrderedDict()
+_pieces_lock = threading.Lock()
 
 
 def reader() -> tuple[str, str, str, str]:
@@ -119,3 +126,23 @@ def own(html: str, csrf: str, version: int, fills: dict | None = None) -> str:
     if FILL in html:
         html = FILLS.sub(lambda found: escape((fills or {}).get(found.group(1), "")), html)
     return KEYS.sub(lambda _: uuid.uuid4().hex, html) if KEY in html else html
+
+
+def piece(shows: tuple, draw: Callable[[], str]) -> Markup:
+    """A piece of a live part that most actions leave as it was (the board's squares, the
+    form that pays someone from a phone), drawn once per process for what it shows: `shows`
+    names all of it as plain values, beside the reader, the players' token letters and
+    whether it is drawn for a shared part (its forms then carry marks, see `own`). Named by
+    what it shows, a piece is right for any game and version that show the same."""
+    key = (shows, reader(), tuple(g.get("marks") or ()), drawing_shared())
+    with _pieces_lock:
+        found = _pieces.get(key)
+        if found is not None:
+            _pieces.move_to_end(key)
+            return found
+    found = Markup(draw())
+    with _pieces_lock:
+        _pieces[key] = found
+        while len(_pieces) > PIECES:
+            _pieces.popitem(last=False)
+    return found

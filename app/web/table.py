@@ -3,14 +3,12 @@ the TV everyone sees."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
-from flask import Blueprint, g, render_template, request
+from flask import Blueprint, render_template, request
 from markupsafe import Markup
 
 from .. import bank
-from ..i18n import locale_name
 from ..models import Game
+from . import shared
 from .pages import game_by_table_token, page
 from .present import NEWEST, board, history, standings, waits_of
 
@@ -34,28 +32,27 @@ def table_part(game: Game, token: str, fragment: bool = True) -> str:
         game,
         token=token,
         ranks=standings(game),
-        squares=lambda: squares(board(game)),
+        squares=lambda: squares(game),
         latest=history(game, limit=TABLE_HISTORY),
         waits=waits_of(game),
     )
 
 
-SQUARES_KEPT = 256
-_squares: OrderedDict[tuple, Markup] = OrderedDict()
+def squares(game: Game) -> Markup:
+    """The board's squares, drawn once per board in the process (shared.piece): most
+    actions move money, not tokens or deeds."""
+
+    def drawn() -> str:
+        return render_template("_squares.html", cells=board(game))
+
+    return shared.piece(board_shows(game), drawn)
 
 
-def squares(cells: list[dict]) -> Markup:
-    """The board's squares, drawn once per board (in a language, with the players' token
-    letters) in the process: most actions move money, not tokens or deeds."""
-    shown = [
-        {**cell, "tokens": [(p.seat, p.name, p.colour, p.in_jail) for p in cell["tokens"]]}
-        for cell in cells
-    ]  # what the squares show of the players on them
-    key = (repr(shown), locale_name(), tuple(g.get("marks") or ()))  # plain values
-    found = _squares.get(key)
-    if found is None:
-        found = Markup(render_template("_squares.html", cells=cells))
-        _squares[key] = found
-        while len(_squares) > SQUARES_KEPT:
-            _squares.popitem(last=False)
-    return found
+def board_shows(game: Game) -> tuple:
+    """Everything present.board draws the squares from, as plain values: the edition, each
+    player's name, colour, square, jail and bankruptcy, each deed's owner, buildings and
+    mortgage (a fraction of the cost of drawing the cells to compare them)."""
+    state = bank.state_of(game)
+    players = tuple((p.name, p.colour, p.position, p.in_jail, p.bankrupt) for p in state.players)
+    deeds = tuple((i, d.owner, d.houses, d.mortgaged) for i, d in state.deeds.items())
+    return "squares", bank.edition_of(game).id, players, deeds

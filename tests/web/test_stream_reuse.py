@@ -12,7 +12,7 @@ from flask import template_rendered
 from tablebank.live import watcher
 
 from ..streams import Opened
-from ..support import BOARDWALK, PARK_PLACE, READING, US
+from ..support import BOARDWALK, INCOME_TAX, PARK_PLACE, READING, US
 
 
 def same_page(html: str) -> str:
@@ -127,3 +127,38 @@ def test_the_table_s_squares_are_drawn_again_only_when_the_board_changes(table, 
         assert "owned by Bea" in table.text(bought)
     finally:
         template_rendered.disconnect(noted, app)
+
+
+def test_k3_a_phone_s_pay_form_is_drawn_again_only_when_the_players_change(table, app):
+    """A payment redraws Bea's live part (her balance), not the form that pays someone from
+    her phone; Cal's bankruptcy to the bank (K3: out of the game, owing the Income Tax with
+    nothing left) takes him out of that form at once."""
+    table.new_api_game(names=("Ana", "Bea", "Cal"))
+    table.act("bank_collect", player=2, amount=1500)
+    table.throws_onto(2, INCOME_TAX, 4, {"kind": "tax"})
+    seen = table.game()["version"]
+    bea = Opened(app.test_client(), f"/p/{table.tokens()[1]}/live", seen)
+    drawn: list[str] = []
+
+    def noted(_app, template, **_extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(noted, app)
+    try:
+        table.act("bank_pay", player=1, amount=10)
+        _, first = bea.next_live()
+        assert "Bea pays Cal" in first and "$1,510" in first
+        drawn.clear()
+        table.act("bank_pay", player=1, amount=15)
+        _, paid = bea.next_live()
+        assert "$1,525" in paid and "Bea pays Cal" in paid
+        assert drawn.count("player_live.html") == 1
+        assert drawn.count("_quick_money.html") == 0
+        drawn.clear()
+        table.act("bankrupt", player=2)
+        _, after = bea.next_live()
+        assert "Bea pays Ana" in after and "Bea pays Cal" not in after
+        assert drawn.count("_quick_money.html") == 1
+    finally:
+        template_rendered.disconnect(noted, app)
+        watcher(app).stop()
