@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 
 from flask import (
     Blueprint,
@@ -11,6 +12,7 @@ from flask import (
     flash,
     get_flashed_messages,
     redirect,
+    render_template,
     request,
     session,
     url_for,
@@ -25,6 +27,7 @@ from ..models import Game, db
 from ..rules import KINDS, UNDO, GameState, RuleError
 from ..rules.rent import rent_due
 from ..rules.turn import next_in_play, whose_turn
+from ..snapshots import worked_out
 from . import clocks, new_games, shared, turns
 from .args import arg, whole
 from .auth import banker_games, is_banker, remember_banker
@@ -42,7 +45,7 @@ from .pages import (
     previewed,
     stale_tap,
 )
-from .present import history_page, row_said, undo_target
+from .present import game_view, history_page, row_said, undo_target
 from .taps import pass_on
 from .words import N_, refused, said
 
@@ -172,6 +175,8 @@ def create():
 
 
 DASHBOARD = "dashboard"  # its live part's name, for the page and its stream (shared.py)
+# What a player's card on the dashboard shows of them (with their deeds' mortgages).
+CARD = ("seat", "name", "colour", "in_jail", "jail_free", "bankrupt", "cash", "score")
 
 
 @bp.get("/g/<game_id>/")
@@ -203,7 +208,49 @@ def dashboard_fragment(game: Game) -> str:
 
 
 def dashboard_context(game: Game) -> dict:
-    return {"undo": undo_offer(game), **turn_context(game)}
+    return {
+        "undo": undo_offer(game),
+        "balance_card": partial(balance_card, game),
+        "banker_actions": partial(banker_actions, game),
+        **turn_context(game),
+    }
+
+
+def banker_actions(game: Game) -> Markup:
+    """The banker's actions under the balances, drawn once per what they show (shared.piece):
+    whether the game goes on and whether the Free Parking pot holds money. In a shared part
+    their links carry the version's mark, put in as each page gets it."""
+    view = game_view(game)
+    pot = bool(view["settings"]["free_parking_jackpot"] and view["pot"])
+    shows = ("banker actions", game.id, view["ended"], pot)
+
+    def drawn() -> str:
+        return render_template("_banker_actions.html", game=game, view=view)
+
+    return shared.piece(shows, drawn)
+
+
+def balance_card(game: Game, player: dict) -> Markup:
+    """A player's card among the dashboard's balances, drawn once per what it shows
+    (shared.piece): an action moves one or two players' money, not the six cards."""
+    view, deed_at = game_view(game), deeds_at(game)
+    deeds = tuple((index, deed_at[index]["mortgaged"]) for index in player["deeds"])
+    won = player["seat"] in view["winners"]
+    shown = tuple(player[k] for k in CARD)
+    shows = ("balance card", game.id, game.edition, shown, won, deeds)
+
+    def drawn() -> str:
+        edition = bank.edition_of(game)
+        return render_template(
+            "_balance_card.html", game=game, p=player, won=won, deed_at=deed_at, edition=edition
+        )
+
+    return shared.piece(shows, drawn)
+
+
+def deeds_at(game: Game) -> dict[int, dict]:
+    """The game view's deeds by their space, once per version."""
+    return worked_out(game, "deeds at", lambda: {d["space"]: d for d in game_view(game)["deeds"]})
 
 
 def turn_context(game: Game) -> dict:

@@ -48,9 +48,12 @@ _pieces_lock = threading.Lock()
 def reader() -> tuple[str, str, str, str]:
     """What a part's drawing depends on of the request that shows it: the reader's language,
     theme and time zone (app.js keeps its offset in a cookie), and the root its links are
-    under (a proxy's prefix)."""
-    theme, zone = session.get("theme", "auto"), request.cookies.get("tzo", "")
-    return str(get_locale()), theme, zone, request.script_root
+    under (a proxy's prefix). Found once per request: its pieces ask for it again."""
+    found = g.get("reader")
+    if found is None:
+        theme, zone = session.get("theme", "auto"), request.cookies.get("tzo", "")
+        found = g.reader = (str(get_locale()), theme, zone, request.script_root)
+    return found
 
 
 def for_page(

@@ -3,6 +3,8 @@ the TV everyone sees."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, render_template, request
 from markupsafe import Markup
 
@@ -33,9 +35,23 @@ def table_part(game: Game, token: str, fragment: bool = True) -> str:
         token=token,
         ranks=standings(game),
         squares=lambda: squares(game),
+        balance_row=partial(balance_row, game),
         latest=history(game, limit=TABLE_HISTORY),
         waits=waits_of(game),
     )
+
+
+def balance_row(game: Game, player: dict, worth: int) -> Markup:
+    """A player's line among the balances, drawn once per what it shows (shared.piece): an
+    action moves one or two players' money, not the six lines."""
+    shown = (player["seat"], player["name"], player["colour"], player["in_jail"], player["cash"])
+    shows = ("balance row", game.edition, shown, worth)
+
+    def drawn() -> str:
+        edition = bank.edition_of(game)
+        return render_template("_balance_row.html", p=player, worth=worth, edition=edition)
+
+    return shared.piece(shows, drawn)
 
 
 def squares(game: Game) -> Markup:

@@ -162,3 +162,33 @@ def test_k3_a_phone_s_pay_form_is_drawn_again_only_when_the_players_change(table
     finally:
         template_rendered.disconnect(noted, app)
         watcher(app).stop()
+
+
+def test_a_payment_redraws_one_card_of_the_banker_s_dashboard_and_its_links_move_on(table, app):
+    """The bank pays Bea: the banker's open dashboard shows her new balance with only her
+    card drawn again; the banker's actions are not drawn again, yet their links for a
+    browser without JavaScript name the new version (a stale one would be refused)."""
+    table.new_api_game(names=("Ana", "Bea", "Cal"))
+    banker = app.test_client()
+    assert banker.get(f"/g/{table.id}/?key={table.headers['X-Banker-Key']}").status_code == 302
+    dashboard = Opened(banker, f"/g/{table.id}/live", table.game()["version"])
+    drawn: list[str] = []
+
+    def noted(_app, template, **_extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(noted, app)
+    try:
+        table.act("bank_pay", player=0, amount=10)
+        dashboard.next_live()
+        drawn.clear()
+        version = table.act("bank_pay", player=1, amount=25)["game"]["version"]
+        shown_version, live = dashboard.next_live()
+    finally:
+        template_rendered.disconnect(noted, app)
+        watcher(app).stop()
+    assert shown_version == version
+    assert drawn.count("_balance_card.html") == 1 and drawn.count("_banker_actions.html") == 0
+    cards = re.findall(r'<span class="cash"[^>]*>([^<]*)</span>', live)
+    assert cards == ["$1,510", "$1,525", "$1,500"]
+    assert f"/pick/pass_go?v={version}" in live and f"/pick/go_to_jail?v={version}" in live
