@@ -222,7 +222,7 @@ def banker_actions(game: Game) -> Markup:
     their links carry the version's mark, put in as each page gets it."""
     view = game_view(game)
     pot = bool(view["settings"]["free_parking_jackpot"] and view["pot"])
-    shows = ("banker actions", game.id, view["ended"], pot)
+    shows = ("banker actions", game.id, view["ended"], pot, shared.version_drawn(game))
 
     def drawn() -> str:
         return render_template("_banker_actions.html", game=game, view=view)

@@ -30,12 +30,7 @@ def register(app: Flask) -> None:
         """The page's CSRF token (Flask-WTF's), or its mark in a shared live part."""
         return shared.CSRF if shared.drawing_shared() else generate_csrf()
 
-    @app.template_global()
-    def form_version(game) -> object:
-        """The version a form was drawn for (a stale form is refused), or its mark in a shared
-        live part: a part a seat's phone shows again unchanged takes the new version."""
-        return shared.VERSION if shared.drawing_shared() else game.version
-
+    app.add_template_global(shared.version_drawn, "form_version")
     app.add_template_global(shared.fill, "fill")
 
     @app.template_global()

@@ -143,7 +143,8 @@ def pay_form(game: Game, seat: int, token: str) -> Markup:
     view = game_view(game)
     players = tuple((p["seat"], p["name"], p["colour"], p["bankrupt"]) for p in view["players"])
     presets = turns.PRESETS[:4]
-    shows = ("pay someone", token, seat, game.edition, players, presets)
+    version = shared.version_drawn(game)
+    shows = ("pay someone", token, seat, game.edition, players, presets, version)
     to = url_for("phone.player_preview", token=token)
 
     def drawn() -> str:

@@ -87,6 +87,12 @@ def drawing_shared() -> bool:
     return bool(g.get("drawing_shared"))
 
 
+def version_drawn(game) -> object:
+    """The version a form or link is drawn for (a stale one is refused): its mark in a
+    shared part, which `own` puts the version sent in place of, else the game's."""
+    return VERSION if drawing_shared() else game.version
+
+
 def fill(name: str, words: str) -> str:
     """`words` where a page shows them; in a shared part, the mark `own` puts the words of
     the version sent in place of (the drawing's `fills`, under `name`)."""
@@ -134,9 +140,9 @@ def own(html: str, csrf: str, version: int, fills: dict | None = None) -> str:
 def piece(shows: tuple, draw: Callable[[], str]) -> Markup:
     """A piece of a live part that most actions leave as it was (the board's squares, the
     form that pays someone from a phone), drawn once per process for what it shows: `shows`
-    names all of it as plain values, beside the reader, the players' token letters and
-    whether it is drawn for a shared part (its forms then carry marks, see `own`). Named by
-    what it shows, a piece is right for any game and version that show the same."""
+    names all of it as plain values (the version its forms are drawn for too: see
+    `version_drawn`), beside the reader and the players' token letters. Named by what it
+    shows, a piece is right for any game and version that show the same."""
     key = (shows, reader(), tuple(g.get("marks") or ()), drawing_shared())
     with _pieces_lock:
         found = _pieces.get(key)

@@ -1,8 +1,8 @@
 """Starting is quick: the schema's check reads the migration files and one row, so a start at
 the newest schema imports no Alembic; gunicorn's master asks `python -m tablebank.schema`
 (settings and driver only) before it makes the app to upgrade. What only some requests need
-(the API's schema checks, the QR codes' drawing, the rate limits'
-counters) is imported by the first of them, not by the start and its home page; pytz does not open each of its zone
+(the API's schema checks, the QR codes' drawing, the rate limits' counters) is imported by
+the first of them, not by the start and its home page; pytz does not open each of its zone
 files, the address's QR code is drawn at the first start on that address only, and the
 command's server asks no DNS for its own name."""
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 
 from flask import template_rendered
+from tablebank import bank
 from tablebank.live import watcher
+from tablebank.models import db
+from tablebank.web.banker import banker_actions
 
 from ..streams import Opened
 from ..support import BOARDWALK, INCOME_TAX, PARK_PLACE, READING, US
@@ -192,3 +195,22 @@ def test_a_payment_redraws_one_card_of_the_banker_s_dashboard_and_its_links_move
     cards = re.findall(r'<span class="cash"[^>]*>([^<]*)</span>', live)
     assert cards == ["$1,510", "$1,525", "$1,500"]
     assert f"/pick/pass_go?v={version}" in live and f"/pick/go_to_jail?v={version}" in live
+
+
+def test_the_banker_s_actions_drawn_for_one_page_name_the_version_they_were_drawn_at(table, app):
+    """Outside a shared live part (a new game's first dashboard draws its own), the actions'
+    links name the game's version itself: a later drawing names the later version, not the
+    one kept from before."""
+    table.new_api_game(names=("Ana", "Bea"))
+
+    def actions() -> str:
+        with app.test_request_context(f"/g/{table.id}/"):
+            drawn = str(banker_actions(bank.find(table.id)))
+            db.session.remove()
+            return drawn
+
+    before = table.game()["version"]
+    first = actions()
+    after = table.act("bank_pay", player=0, amount=10)["game"]["version"]
+    assert f"/pick/pass_go?v={before}" in first
+    assert f"/pick/pass_go?v={after}" in actions()
