@@ -137,7 +137,7 @@ def player_part(game: Game, seat: int, token: str) -> str:
 
 
 def pay_form(game: Game, seat: int, token: str) -> Markup:
-    """The form that pays someone from the player's phone, half of drawing their part: drawn
+    """The form that pays someone from the player's phone, a third of drawing their part: drawn
     once per what it shows (shared.piece), which a payment leaves as it was: the payer, the
     other players still in (their names and colours), the edition's money, the amounts."""
     view = game_view(game)

@@ -34,7 +34,7 @@ def table_part(game: Game, token: str, fragment: bool = True) -> str:
         game,
         token=token,
         ranks=standings(game),
-        squares=lambda: squares(game),
+        squares=partial(squares, game),
         balance_row=partial(balance_row, game),
         latest=history(game, limit=TABLE_HISTORY),
         waits=waits_of(game),
