@@ -1,11 +1,15 @@
 """One open live page read in-process, event by event: its stream asked for and read by a
-thread of its own (as a server gives each its own)."""
+thread of its own (as a server gives each its own); and the templates the app draws."""
 
 from __future__ import annotations
 
 import queue
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import template_rendered
 
 from .servers import HANG_GUARD
 
@@ -53,3 +57,19 @@ class Opened:
     def close(self) -> None:
         """The page goes away: its stream ends at the next event (a server notices the
         closed connection then)."""
+
+
+@contextmanager
+def templates_drawn(app) -> Iterator[list[str]]:
+    """The names of the templates `app` draws inside the block, in order (Flask's
+    template_rendered; an include is drawn with the template that includes it)."""
+    drawn: list[str] = []
+
+    def noted(_app, template, **_extra) -> None:
+        drawn.append(template.name)
+
+    template_rendered.connect(noted, app)
+    try:
+        yield drawn
+    finally:
+        template_rendered.disconnect(noted, app)

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 
-from flask import template_rendered
 from tablebank import bank
 from tablebank.live import watcher
 from tablebank.models import db
 from tablebank.web.banker import banker_actions
 
-from ..streams import Opened
+from ..streams import Opened, templates_drawn
 from ..support import BOARDWALK, INCOME_TAX, PARK_PLACE, READING, US
 
 
@@ -53,22 +52,21 @@ def test_every_part_a_stream_sends_is_the_page_at_that_version(table, app):
         ("pay_debt", {"player": 3}),
         ("end_game", {}),
     ]
-    drawn: list[str] = []
-    template_rendered.connect(lambda _a, template, **_: drawn.append(template.name), app)
     redrawn = []
     try:
-        for kind, fields in steps:
-            answer = table.send(kind, **fields)
-            if answer.status_code != 201:
-                continue  # refused by the rules here: nothing to show
-            version = answer.get_json()["game"]["version"]
-            drawn.clear()
-            for seat, phone in enumerate(phones):
-                shown_version, shown = phone.next_live()
-                assert shown_version == version, (kind, seat)
-                page = fresh.get(f"/p/{tokens[seat]}?fragment=1").text
-                assert same_page(shown) == same_page(page), (kind, seat)
-            redrawn.append((kind, drawn.count("player_live.html")))
+        with templates_drawn(app) as drawn:
+            for kind, fields in steps:
+                answer = table.send(kind, **fields)
+                if answer.status_code != 201:
+                    continue  # refused by the rules here: nothing to show
+                version = answer.get_json()["game"]["version"]
+                drawn.clear()
+                for seat, phone in enumerate(phones):
+                    shown_version, shown = phone.next_live()
+                    assert shown_version == version, (kind, seat)
+                    page = fresh.get(f"/p/{tokens[seat]}?fragment=1").text
+                    assert same_page(shown) == same_page(page), (kind, seat)
+                redrawn.append((kind, drawn.count("player_live.html")))
     finally:
         watcher(app).stop()
     done = [kind for kind, _ in redrawn]
@@ -85,22 +83,16 @@ def test_a_payment_to_one_player_draws_only_that_player_s_phone(table, app):
     table.new_api_game(names=("Ana", "Bea", "Cal", "Dan", "Eve", "Fay"))
     seen = table.game()["version"]
     phones = [Opened(app.test_client(), f"/p/{token}/live", seen) for token in table.tokens()]
-    drawn: list[str] = []
-
-    def noted(_app, template, **_extra):
-        drawn.append(template.name)
-
-    template_rendered.connect(noted, app)
     try:
-        table.act("bank_pay", player=0, amount=10)
-        for phone in phones:  # each phone's first part is drawn: none was kept before
-            phone.next_live()
-        drawn.clear()
-        version = table.act("bank_pay", player=0, amount=10)["game"]["version"]
-        for phone in phones:
-            assert phone.next_live()[0] == version
+        with templates_drawn(app) as drawn:
+            table.act("bank_pay", player=0, amount=10)
+            for phone in phones:  # each phone's first part is drawn: none was kept before
+                phone.next_live()
+            drawn.clear()
+            version = table.act("bank_pay", player=0, amount=10)["game"]["version"]
+            for phone in phones:
+                assert phone.next_live()[0] == version
     finally:
-        template_rendered.disconnect(noted, app)
         watcher(app).stop()
     assert drawn.count("player_live.html") == 1
     assert US  # the classic board
@@ -110,13 +102,7 @@ def test_the_table_s_squares_are_drawn_again_only_when_the_board_changes(table, 
     """A payment changes the balances on the table screen, not its squares; a deed bought
     does."""
     table.new_api_game(names=("Ana", "Bea", "Cal"))
-    drawn: list[str] = []
-
-    def noted(_app, template, **_extra):
-        drawn.append(template.name)
-
-    template_rendered.connect(noted, app)
-    try:
+    with templates_drawn(app) as drawn:
         table.page(table.screen())
         drawn.clear()
         table.act("bank_pay", player=0, amount=10)
@@ -128,8 +114,6 @@ def test_the_table_s_squares_are_drawn_again_only_when_the_board_changes(table, 
         bought = table.page(table.screen())
         assert drawn.count("_squares.html") == 1
         assert "owned by Bea" in table.text(bought)
-    finally:
-        template_rendered.disconnect(noted, app)
 
 
 def test_k3_a_phone_s_pay_form_is_drawn_again_only_when_the_players_change(table, app):
@@ -141,29 +125,23 @@ def test_k3_a_phone_s_pay_form_is_drawn_again_only_when_the_players_change(table
     table.throws_onto(2, INCOME_TAX, 4, {"kind": "tax"})
     seen = table.game()["version"]
     bea = Opened(app.test_client(), f"/p/{table.tokens()[1]}/live", seen)
-    drawn: list[str] = []
-
-    def noted(_app, template, **_extra):
-        drawn.append(template.name)
-
-    template_rendered.connect(noted, app)
     try:
-        table.act("bank_pay", player=1, amount=10)
-        _, first = bea.next_live()
-        assert "Bea pays Cal" in first and "$1,510" in first
-        drawn.clear()
-        table.act("bank_pay", player=1, amount=15)
-        _, paid = bea.next_live()
-        assert "$1,525" in paid and "Bea pays Cal" in paid
-        assert drawn.count("player_live.html") == 1
-        assert drawn.count("_quick_money.html") == 0
-        drawn.clear()
-        table.act("bankrupt", player=2)
-        _, after = bea.next_live()
-        assert "Bea pays Ana" in after and "Bea pays Cal" not in after
-        assert drawn.count("_quick_money.html") == 1
+        with templates_drawn(app) as drawn:
+            table.act("bank_pay", player=1, amount=10)
+            _, first = bea.next_live()
+            assert "Bea pays Cal" in first and "$1,510" in first
+            drawn.clear()
+            table.act("bank_pay", player=1, amount=15)
+            _, paid = bea.next_live()
+            assert "$1,525" in paid and "Bea pays Cal" in paid
+            assert drawn.count("player_live.html") == 1
+            assert drawn.count("_quick_money.html") == 0
+            drawn.clear()
+            table.act("bankrupt", player=2)
+            _, after = bea.next_live()
+            assert "Bea pays Ana" in after and "Bea pays Cal" not in after
+            assert drawn.count("_quick_money.html") == 1
     finally:
-        template_rendered.disconnect(noted, app)
         watcher(app).stop()
 
 
@@ -175,20 +153,14 @@ def test_a_payment_redraws_one_card_of_the_banker_s_dashboard_and_its_links_move
     banker = app.test_client()
     assert banker.get(f"/g/{table.id}/?key={table.headers['X-Banker-Key']}").status_code == 302
     dashboard = Opened(banker, f"/g/{table.id}/live", table.game()["version"])
-    drawn: list[str] = []
-
-    def noted(_app, template, **_extra):
-        drawn.append(template.name)
-
-    template_rendered.connect(noted, app)
     try:
-        table.act("bank_pay", player=0, amount=10)
-        dashboard.next_live()
-        drawn.clear()
-        version = table.act("bank_pay", player=1, amount=25)["game"]["version"]
-        shown_version, live = dashboard.next_live()
+        with templates_drawn(app) as drawn:
+            table.act("bank_pay", player=0, amount=10)
+            dashboard.next_live()
+            drawn.clear()
+            version = table.act("bank_pay", player=1, amount=25)["game"]["version"]
+            shown_version, live = dashboard.next_live()
     finally:
-        template_rendered.disconnect(noted, app)
         watcher(app).stop()
     assert shown_version == version
     assert drawn.count("_balance_card.html") == 1 and drawn.count("_banker_actions.html") == 0
