@@ -27,7 +27,6 @@ from ..models import Game, db
 from ..rules import KINDS, UNDO, GameState, RuleError
 from ..rules.rent import rent_due
 from ..rules.turn import next_in_play, whose_turn
-from ..snapshots import worked_out
 from . import clocks, new_games, shared, turns
 from .args import arg, whole
 from .auth import banker_games, is_banker, remember_banker
@@ -45,7 +44,7 @@ from .pages import (
     previewed,
     stale_tap,
 )
-from .present import game_view, history_page, row_said, undo_target
+from .present import deeds_at, game_view, history_page, row_said, undo_target
 from .taps import pass_on
 from .words import N_, refused, said
 
@@ -246,11 +245,6 @@ def balance_card(game: Game, player: dict) -> Markup:
         )
 
     return shared.piece(shows, drawn)
-
-
-def deeds_at(game: Game) -> dict[int, dict]:
-    """The game view's deeds by their space, once per version."""
-    return worked_out(game, "deeds at", lambda: {d["space"]: d for d in game_view(game)["deeds"]})
 
 
 def turn_context(game: Game) -> dict:

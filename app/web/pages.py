@@ -20,7 +20,7 @@ from ..rules import KINDS, UNDO, RuleError
 from ..rules.endgame import closed
 from .args import whole
 from .colours import marks
-from .present import game_view
+from .present import deeds_at, game_view
 from .words import refused, said
 
 FORM_META = ("csrf_token", "kind", "key", "version", "back")
@@ -137,8 +137,7 @@ def confirming(template: str, game: Game, back: str, **context):
 def page(template: str, game: Game | None = None, **context):
     if game is not None:
         view = game_view(game)
-        deed_at = {deed["space"]: deed for deed in view["deeds"]}
-        context.update(game=game, view=view, deed_at=deed_at, edition=bank.edition_of(game))
+        context.update(game=game, view=view, deed_at=deeds_at(game), edition=bank.edition_of(game))
         context.setdefault("winners", view["winners"])
         context.setdefault("game_over", g.get("game_over"))  # an action page's (action_page)
         g.marks = marks([p["name"] for p in view["players"]])

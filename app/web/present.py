@@ -77,6 +77,11 @@ def game_view(game: Game) -> dict:
     return worked_out(game, "view", lambda: view_of(game))
 
 
+def deeds_at(game: Game) -> dict[int, dict]:
+    """The game view's deeds by their space, worked out once per version (read-only)."""
+    return worked_out(game, "deeds at", lambda: {d["space"]: d for d in game_view(game)["deeds"]})
+
+
 def view_of(game: Game) -> dict:
     state, edition = state_of(game), edition_of(game)
     return {
