@@ -34,7 +34,9 @@ build to each floor, of p50 and p95, with the issue's targets beside product / f
 p50 <= 1.5x; propagation p50 <= 1.3x, p95 <= 2x). The variants alternate in a shuffled order
 each round, after --warmup untimed rounds. The banker's tap is split in two: click until the
 fetch's answer is in (the PerformanceResourceTiming of the POST: network and server) and from
-there until the figure shows (the page's own work: parse, merge, style, layout).
+there until the figure shows (the page's own work: parse, merge, style, layout); of the first,
+the same timing's request sent until the answer's first byte: the server's share as the
+browser sees it (on this one machine, while the other browser takes the phone's news).
 
 With --pin, the two Chromiums (and Playwright's driver) run on the machine's first core and
 the servers (the product's, the baseline's, both floors) on the others: a banker's phone and
@@ -84,11 +86,14 @@ ARM = """([selector, expected, timeout]) => { window.shown = new Promise(resolve
   observer.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
   if (!seen()) { setTimeout(() => { observer.disconnect(); resolve(null); }, timeout); }
 }); }"""
+# The tap's POST as the browser timed it: when its answer was all in, and how long from the
+# request's sending to the answer's first byte (the server's share, seen from the browser).
 ANSWERED = """() => {
   const posts = performance.getEntriesByType('resource').filter(
     e => e.initiatorType === 'fetch' && !e.name.includes('fragment'));
   const last = posts[posts.length - 1];
-  return last ? performance.timeOrigin + last.responseEnd : null;
+  return last ? [performance.timeOrigin + last.responseEnd,
+                 last.responseStart - last.requestStart] : null;
 }"""
 FIGURE = re.compile(r'(<span class="cash" data-seat="0"[^>]*>)[^<]*(</span>)')
 STREAM = re.compile(r'(<[^>]*id="live"[^>]*data-live=")[^"]*(")')
@@ -140,7 +145,7 @@ def measure(variants: list[Variant], args) -> None:
                 shown_banker = banker.evaluate("() => window.shown")
                 shown_phone = player.evaluate("() => window.shown")
                 tapped = banker.evaluate("() => window.tapped")
-                answered = banker.evaluate(ANSWERED)
+                answered, server = banker.evaluate(ANSWERED) or (None, None)
                 variant.cash += 1
                 if round_ >= args.warmup:
                     variant.rows.append(
@@ -148,6 +153,7 @@ def measure(variants: list[Variant], args) -> None:
                             "banker": None if shown_banker is None else shown_banker - tapped,
                             "phone": None if shown_phone is None else shown_phone - tapped,
                             "answered": None if answered is None else answered - tapped,
+                            "server": server,
                             "drawn": None
                             if None in (answered, shown_banker)
                             else shown_banker - answered,
@@ -258,7 +264,7 @@ def run(args, kind: str, database: str) -> dict:
     result = {"server": kind, "database": database, "samples": args.samples}
     for variant in variants:
         result[variant.name] = {
-            w: figures(variant.rows, w) for w in ("banker", "phone", "answered", "drawn")
+            w: figures(variant.rows, w) for w in ("banker", "phone", "answered", "server", "drawn")
         }
     result["ratios"] = {
         f"{name}/{floor}": {
@@ -286,6 +292,7 @@ def report(r: dict) -> None:
         for which, label in (
             ("banker", "banker's own tap"),
             ("answered", "  of which: click until the answer is in"),
+            ("server", "    of which: request sent until first byte"),
             ("drawn", "  of which: answer in until shown"),
             ("phone", "to a player's phone"),
         ):
