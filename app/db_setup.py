@@ -6,6 +6,7 @@ while a COMMIT's answer is awaited; the errors that say the database is down or 
 from __future__ import annotations
 
 import os
+import select
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -73,10 +74,12 @@ def _autocommit_reads(connection) -> None:
             connection.execution_options(isolation_level="AUTOCOMMIT")
 
 
-# A pooled PostgreSQL connection may have outlived a database restart. One that was in use a
-# moment ago has not: only a connection idle for longer than this is tested before use (a
-# round trip saved on each of the requests and live pages that follow an action). One that
-# fails anyway ends its request in a 503, and the pool starts afresh.
+# A pooled PostgreSQL connection may have outlived a database restart. One that the server
+# closed (a stop or restart tells each client, then hangs up) is seen without a round trip:
+# its socket has something to read while it sits in the pool. Only a connection idle for
+# longer than this is also tested with a query (a round trip saved on each of the requests
+# and live pages that follow an action); one that fails anyway (a network that went away
+# without a word) ends its request in a 503, and the pool starts afresh.
 IDLE_BEFORE_TEST = 1.0  # seconds
 
 
@@ -90,6 +93,8 @@ def _last_used(_dbapi_connection, record) -> None:
 def _tested_if_idle(dbapi_connection, record, _proxy) -> None:
     if not type(dbapi_connection).__module__.startswith("psycopg"):
         return
+    if closed_by_server(dbapi_connection):
+        raise exc.DisconnectionError()  # the pool tries a fresh one
     if time.monotonic() - record.info.get("last_used", 0.0) < IDLE_BEFORE_TEST:
         return
     autocommit = dbapi_connection.autocommit
@@ -102,6 +107,17 @@ def _tested_if_idle(dbapi_connection, record, _proxy) -> None:
     finally:
         with suppress(Exception):  # a broken connection is discarded anyway
             dbapi_connection.autocommit = autocommit
+
+
+def closed_by_server(dbapi_connection) -> bool:
+    """A pooled connection the server spoke on, or hung up, while it sat unused: its socket
+    is readable (a stop's "terminating connection", then the end of the stream). Nothing is
+    read: a connection found so is not used again."""
+    try:
+        readable, _, _ = select.select([dbapi_connection.fileno()], [], [], 0)
+    except Exception:  # noqa: BLE001  closed already (psycopg says so), or no socket
+        return True
+    return bool(readable)
 
 
 _upgrading = False  # connections made while the schema upgrades have no statement timeout
