@@ -276,7 +276,7 @@ def clean_setup(setup: object) -> dict:
     kept = clean_texts(_known(setup, schema["properties"], schema["required"]))
     _check(setup_validator(), kept)
     for number, player in enumerate(kept.get("players", []), start=1):
-        if not visible(player["name"]):
+        if not visible(player.get("name", "")):  # the schema made each an object, not named
             raise RuleError(
                 "input", "Player {number} needs a name with a character one can see", number=number
             )

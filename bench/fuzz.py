@@ -276,7 +276,10 @@ def fuzz_forms(base: str, posts: int, seed: int) -> tuple[collections.Counter, l
         if response.status_code >= 500:
             failures.append(f"{method} {url[:200]} #{n}: {response.text[:200]}")
         if response.status_code == 302 and n % 10 == 0:
-            landed = banker.get(base + response.headers["Location"], timeout=30)
+            # Where it leads, as a browser follows it: a path, or the whole address (the banker
+            # link's redirect that drops the key from it names the page in full).
+            following = urllib.parse.urljoin(base + url, response.headers["Location"])
+            landed = banker.get(following, timeout=30)
             statuses[landed.status_code] += 1
             if landed.status_code >= 500:
                 failures.append(f"GET {response.headers['Location']}: {landed.status_code}")
