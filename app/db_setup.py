@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
+from functools import cache
 
 from flask import Flask, current_app, g, has_request_context
 from sqlalchemy import event, exc, text
@@ -114,10 +115,30 @@ def closed_by_server(dbapi_connection) -> bool:
     is readable (a stop's "terminating connection", then the end of the stream). Nothing is
     read: a connection found so is not used again."""
     try:
-        readable, _, _ = select.select([dbapi_connection.fileno()], [], [], 0)
-    except Exception:  # noqa: BLE001  closed already (psycopg says so), or no socket
+        socket = dbapi_connection.fileno()
+    except Exception:  # noqa: BLE001  closed already: psycopg says so
         return True
-    return bool(readable)
+    poll = system_poll()
+    if poll is None:  # Windows: its select() takes a socket of any number
+        return bool(select.select([socket], [], [], 0)[0])
+    watch = poll()
+    watch.register(socket, select.POLLIN)  # a hang-up or an error is reported as well
+    return bool(watch.poll(0))
+
+
+@cache
+def system_poll() -> Callable | None:
+    """select.poll as the system has it, never gevent's (a poll that does not wait blocks
+    no greenlet). Not select(): a busy server's connections are numbered past 1023, which
+    select() refuses."""
+    try:
+        from gevent.monkey import get_original
+    except ImportError:
+        return getattr(select, "poll", None)
+    try:
+        return get_original("select", "poll")
+    except AttributeError:
+        return None
 
 
 _upgrading = False  # connections made while the schema upgrades have no statement timeout

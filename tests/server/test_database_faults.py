@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -185,6 +187,48 @@ def test_a_database_restarted_between_two_taps_costs_the_second_nothing(cluster,
     assert status == 201, (body, one_worker.errors()[-1500:])
     status, body = one_worker.call("GET", f"/api/games/{game_id}", key=key)
     assert status == 200 and body["players"][0]["cash"] == 1900  # both taps' GO salary (G1)
+
+
+HIGH_NUMBERED = """
+import os, resource, sys, time
+from gevent import monkey
+monkey.patch_all()  # as the servers run
+resource.setrlimit(resource.RLIMIT_NOFILE, (2048, 2048))
+taken = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]  # a busy server's sockets
+import psycopg
+from tablebank.db_setup import closed_by_server
+pooled = psycopg.connect(sys.argv[1])
+other = psycopg.connect(sys.argv[1], autocommit=True)
+print(pooled.fileno(), closed_by_server(pooled))
+other.execute("SELECT pg_terminate_backend(%s)", [pooled.info.backend_pid])
+until = time.monotonic() + 10
+while not closed_by_server(pooled) and time.monotonic() < until:
+    time.sleep(0.05)
+print(closed_by_server(pooled))
+"""
+
+
+def test_a_connection_numbered_past_1023_is_looked_at_as_well(cluster):
+    """A server holding thousands of open pages numbers its database connections past 1023,
+    where select() refuses to look: every connection would have looked closed, and each
+    request made a new one. The look at a pooled connection's socket works there, under
+    gevent as the servers run: open is open, and one the server ended is seen ended."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < 2048:
+        pytest.skip("this machine allows fewer than 2,048 open files")
+    done = subprocess.run(
+        [sys.executable, "-c", HIGH_NUMBERED, cluster.url],
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+    )
+    assert done.returncode == 0, done.stderr
+    (number, open_looked_closed), (ended_looked_closed,) = (
+        line.split() for line in done.stdout.splitlines()
+    )
+    assert int(number) > 1023
+    assert open_looked_closed == "False"
+    assert ended_looked_closed == "True"
 
 
 def test_a_frozen_database_is_a_503_not_a_hang_and_the_server_recovers(cluster, served):
