@@ -41,7 +41,9 @@ PIECES = 1024  # pieces of parts kept per process (web/shared.piece), least rece
 _drawn: Kept[tuple[int, bytes, object, dict]] = Kept(MOST, lambda part: part[0])
 
 
-_pieces: OrderedDict[tuple, Markup] = OrderedDict()
+# key -> a piece's HTML, compressed: a player's form that pays someone is 2 kB, and each open
+# phone has its own (uncompressed, they made 4 to 6 kB of each open page's memory)
+_pieces: OrderedDict[tuple, bytes] = OrderedDict()
 _pieces_lock = threading.Lock()
 
 
@@ -148,10 +150,10 @@ def piece(shows: tuple, draw: Callable[[], str]) -> Markup:
         found = _pieces.get(key)
         if found is not None:
             _pieces.move_to_end(key)
-            return found
-    found = Markup(draw())
+            return Markup(zlib.decompress(found).decode())
+    drawn = Markup(draw())
     with _pieces_lock:
-        _pieces[key] = found
+        _pieces[key] = zlib.compress(drawn.encode(), 1)
         while len(_pieces) > PIECES:
             _pieces.popitem(last=False)
-    return found
+    return drawn
