@@ -134,6 +134,7 @@ def test_no_page_scrolls_sideways_on_a_360_px_phone(browser: Browser, live_serve
         page.get_by_role("link", name="Ana").click()
         page.locator(".space", has_text=deed).click()
         page.locator("form.act button").first.click()
+        expect(page).to_have_url(dashboard)  # the tap's answer is in, as a person waits for it
     links = player_links(page, live_server)
     paths = [
         "",
