@@ -22,6 +22,7 @@ SMOKES = {
     "tap": ["--smoke"],
     "tap_server": ["--smoke"],
     "fanout": ["--smoke"],
+    "fanout_split": ["--smoke"],
     "load": ["--smoke"],
     "codes": ["--smoke"],
     "cold_start": ["--smoke"],
