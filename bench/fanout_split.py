@@ -10,9 +10,9 @@ timed as the CPU of the greenlet that runs it, from its start to its end (a wait
 greenlet costs the step nothing). Counted from the first counted batch on (the pages'
 openings and the warm-up apart: the bench signals the server). Reported per action of the
 batches with pages open: the streams' CPU and each step's, with how many times it ran (the
-requests' CPU covers both games' batches). Sampling profilers (py-spy)
-count wall time instead: a socket write then looks as dear as the reader's process is slow.
-The account costs a third more CPU in every figure; the split, not the sum, is what it is for.
+requests' CPU covers both games' batches). Sampling profilers (py-spy) count wall time
+instead: a socket write then looks as dear as the reader's process is slow. The account
+costs a third more CPU in every figure; the split, not the sum, is what it is for.
 
     python -m bench.fanout_split                    # one process on SQLite, 3 rounds
     python -m bench.fanout_split --database postgres --rounds 5
