@@ -241,7 +241,9 @@ def test_c1_p1_cards_money_and_auction_in_spanish_and_japanese(
     phone.locator(".option button").nth(1).click()
     chip = phone.locator("form.act:has(input[name=kind][value=bid]) button").first
     chip.click()
-    expect(phone.locator(".auction .high")).not_to_be_empty()
+    # The bid's answer is in (the highest bidder named) before the next tap, as a person
+    # waits for it: "No bid yet" is there before, and a tap on a page being redrawn can miss.
+    expect(phone.locator(".auction .high")).to_contain_text("Ana")
     no_sideways_scroll(phone)
     phone.locator("form.act:has(input[name=kind][value=auction_close]) button").click()
     expect(phone).to_have_url(dashboard)
