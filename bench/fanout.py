@@ -136,18 +136,28 @@ def report(kind: str, database: str, result: dict) -> None:
     )
 
 
+def add_run_options(parser, rounds: int) -> None:
+    """How many batches, of how many actions, how far apart (`measure` reads them)."""
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--actions", type=int, default=40, help="actions per batch")
+    parser.add_argument("--pace", type=float, default=0.1, help="seconds between two actions")
+    parser.add_argument("--seed", type=int, default=3)
+
+
+def smoke(args) -> None:
+    """A run of seconds: does it still run at all?"""
+    args.rounds, args.actions, args.pace = 1, 5, 0.05
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     common.add_setup_options(parser)
-    parser.add_argument("--rounds", type=int, default=8)
-    parser.add_argument("--actions", type=int, default=40, help="actions per batch")
-    parser.add_argument("--pace", type=float, default=0.1, help="seconds between two actions")
-    parser.add_argument("--seed", type=int, default=3)
+    add_run_options(parser, rounds=8)
     args = parser.parse_args()
     if args.smoke:
-        args.rounds, args.actions, args.pace = 1, 5, 0.05
+        smoke(args)
     print(f"fanout: {common.machine()}")
     results = []
     for kind, database in common.setups(args):

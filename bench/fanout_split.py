@@ -212,17 +212,14 @@ def main() -> int:
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--database", default="sqlite", choices=["sqlite", "postgres"])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--actions", type=int, default=40, help="actions per batch")
-    parser.add_argument("--pace", type=float, default=0.1, help="seconds between two actions")
-    parser.add_argument("--seed", type=int, default=3)
+    fanout.add_run_options(parser, rounds=3)
     parser.add_argument("--smoke", action="store_true")
     args, rest = parser.parse_known_args()
     if args.serve:
         serve(Path(args.out), rest)
         return 0
     if args.smoke:
-        args.rounds, args.actions, args.pace = 1, 5, 0.05
+        fanout.smoke(args)
     setup = argparse.ArgumentParser()
     common.add_setup_options(setup)
     options = setup.parse_args([])  # bench/fanout.py's defaults, then this run's
