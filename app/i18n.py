@@ -5,6 +5,9 @@ The choice comes from `?lang=` (kept in the session), else from the browser.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from babel import Locale
 from flask import Flask, g, request, session
 from flask_babel import Babel, get_locale, get_translations
 from jinja2 import pass_eval_context
@@ -45,6 +48,13 @@ def locale_name() -> str:
     if found is None:
         found = g.locale_name = str(get_locale())
     return found
+
+
+@lru_cache(maxsize=16)
+def parsed(language: str) -> Locale:
+    """A language as Babel's Locale, parsed once per process: a live stream forces its
+    reader's at every wake (web/carried.py)."""
+    return Locale.parse(language)
 
 
 # A template's words without values, as the page shows them, per catalogue: the same few

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import bindparam, delete, select
 
 from .kept import Kept
 from .models import LOG_FORMAT, Action, Game, Party, db
@@ -293,15 +293,6 @@ def heard(game_id: str, version: int, news: str) -> None:
     except (ValueError, KeyError, TypeError, AttributeError):
         return
     moved_on(game_id, version, row, seats)
-
-
-def latest_own(game: Game) -> dict[int, int]:
-    """Each seat's latest action (an undo of one included) at the game's version, by seq: a
-    seat's own history changes only when this does."""
-    query = select(Party.seat, func.max(Party.seq)).where(
-        Party.game_id == game.id, Party.seq <= game.version
-    )
-    return dict(db.session.execute(query.group_by(Party.seat)).all())
 
 
 def own_page_of(game: Game, seat: int, before: int | None = None, limit: int = PAGE) -> list:

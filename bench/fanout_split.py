@@ -49,6 +49,8 @@ STEPS = (
     ("tablebank.web.streams", None, "table_part"),
     ("tablebank.web.streams", None, "player_signature"),
     ("tablebank.web.streams", None, "player_fills"),
+    ("tablebank.web.streams", None, "table_signature"),
+    ("tablebank.web.streams", None, "table_fills"),
     ("tablebank.web.streams", None, "data_lines"),
     ("tablebank.web.streams", None, "cash_event"),
     ("tablebank.web.shared", None, "drawn"),

@@ -25,6 +25,7 @@ import socket
 from collections.abc import Callable, Generator
 from contextlib import suppress
 
+from babel import Locale
 from flask import Flask, Response, current_app, g
 from flask.ctx import RequestContext
 from flask.sessions import SessionMixin
@@ -95,7 +96,7 @@ class CarriedStream(Response):
     for it, written by the stream, then its events, each a chunk (HTTP/1.1; HTTP/1.0: the
     connection's end is the body's), until it ends and closes the connection."""
 
-    def __init__(self, events: Generator, takeover, locale: str, **kwargs) -> None:
+    def __init__(self, events: Generator, takeover, locale: Locale, **kwargs) -> None:
         super().__init__(**kwargs)
         self.events, self.takeover, self.locale = events, takeover, locale
 
@@ -127,7 +128,7 @@ class Carried:
 
     __slots__ = ("app", "unsent", "events", "locale", "chunked", "sock", "ended", "waiting")
 
-    def __init__(self, app: Flask, head: bytes, events: Generator, locale: str, chunked: bool):
+    def __init__(self, app: Flask, head: bytes, events: Generator, locale: Locale, chunked: bool):
         self.app, self.unsent, self.events = app, head, events  # the head: with the first write
         self.locale, self.chunked = locale, chunked
         self.sock = self.ended = self.waiting = None

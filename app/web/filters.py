@@ -100,19 +100,18 @@ def chip(player) -> Markup:
 
 
 def request_zone() -> timezone | None:
-    """reader_zone, read once per request."""
-    if not request:
-        return None
+    """reader_zone, read once per request, or per wake of a live stream (which knows its
+    reader without a request: shared.reader)."""
     found = g.get("reader_zone", False)
     if found is False:
-        found = g.reader_zone = reader_zone()
+        found = g.reader_zone = reader_zone() if request or "reader" in g else None
     return found
 
 
 def reader_zone() -> timezone | None:
     """The reader's UTC offset as their browser last gave it (minutes west of UTC, as
     JavaScript's getTimezoneOffset says), None when unknown or unreadable."""
-    raw = request.cookies.get("tzo", "") if request else ""
+    raw = shared.reader()[2]
     try:
         minutes = int(raw)
     except ValueError:

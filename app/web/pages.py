@@ -140,8 +140,13 @@ def page(template: str, game: Game | None = None, **context):
         context.update(game=game, view=view, deed_at=deeds_at(game), edition=bank.edition_of(game))
         context.setdefault("winners", view["winners"])
         context.setdefault("game_over", g.get("game_over"))  # an action page's (action_page)
-        g.marks = marks([p["name"] for p in view["players"]])
+        mark_players(view)
     return render_template(template, **context)
+
+
+def mark_players(view: dict) -> None:
+    """The players' token letters, for what is drawn next (filters.mark)."""
+    g.marks = marks([p["name"] for p in view["players"]])
 
 
 def payload_from_form() -> dict:

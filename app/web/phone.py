@@ -8,7 +8,7 @@ from functools import lru_cache, partial
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .. import bank
 from ..i18n import locale_name
@@ -20,8 +20,9 @@ from ..rules.debts import debtors
 from ..rules.state import DEAL, GameState
 from ..rules.turn import whose_turn
 from ..snapshots import worked_out
-from . import shared, turns
+from . import fills, shared, turns
 from .args import arg, whole
+from .filters import news, request_zone
 from .pages import (
     confirming,
     expected_version,
@@ -33,12 +34,13 @@ from .pages import (
     stale_tap,
 )
 from .phone_money import done_words, take_back_offer
-from .present import game_view, history_page, latest_own, own_history, standings, waits_of
+from .present import game_view, history_page, own_history, standings, waits_of
 from .words import refused, said
 
 bp = Blueprint("phone", __name__)
 
 OWN_HISTORY = 20  # the latest actions a player's page shows; the rest a page at a time
+FILLED = ("rank_said", "worth")  # of own_context: put in at each version
 
 
 def offers_to(game: Game, state, seat: int) -> list[tuple]:
@@ -132,7 +134,13 @@ def player_part(game: Game, seat: int, token: str) -> str:
     pad_to = url_for("phone.player_turn", token=token)
     pay_someone = partial(pay_form, game, seat, token)  # drawn where the part shows it
     return page(
-        "player_live.html", game, token=token, pad_to=pad_to, pay_someone=pay_someone, **context
+        "player_live.html",
+        game,
+        token=token,
+        pad_to=pad_to,
+        pay_someone=pay_someone,
+        fills=player_fills(game, seat),
+        **context,
     )
 
 
@@ -237,34 +245,53 @@ def owed_to(state: GameState, seat: int) -> list[tuple[int, int]]:
     return found
 
 
-def player_fills(game: Game, seat: int) -> dict[str, str]:
-    """What the player's live part puts in at each version (shared.fill): their rank, which
-    moves whenever another player's worth passes theirs."""
-    return {"rank": own_context(game, seat)["rank_said"]}
+def player_fills(game: Game, seat: int) -> dict[str, Markup]:
+    """What the player's live part puts in at each version (shared.fill), all a payment to or
+    from them changes: their cash and net worth, their rank (which moves whenever another
+    player's worth passes theirs), the news said aloud and their own history's lines. Worked
+    out once per version, language and reader's zone (its times)."""
+    key = ("player fills", seat, locale_name(), request_zone())
+    return worked_out(game, key, lambda: seat_fills(game, seat))
+
+
+def seat_fills(game: Game, seat: int) -> dict[str, Markup]:
+    view, context = game_view(game), own_context(game, seat)
+    mine = own_history(game, seat, OWN_HISTORY)
+    first = view["pending"][:1]
+    yours = bool(first) and first[0]["what"] == "roll" and first[0]["seat"] == seat
+    edition = bank.edition_of(game)
+    return {
+        "cash": fills.money(edition, view["players"][seat]["cash"]),
+        "worth": fills.money(edition, context["worth"]),
+        "rank": escape(context["rank_said"]),
+        "news": news(mine[0] if mine else None, context["auction"], edition, yours=yours),
+        "history": fills.own_history_lines(mine, view["settings"]["time_zone"]),
+    }
 
 
 def player_signature(game: Game, seat: int) -> bytes:
-    """Everything the player's live part shows, as plain values, digested: the same
-    signature at two versions, the same page (its forms' version and its fills apart), so
-    it is not drawn again. Their own history is named by its latest action (an undo of one
-    is an action of theirs too)."""
+    """Everything the player's live part shows but its fills, as plain values, digested: the
+    same signature at two versions, the same page (its forms' version and its fills apart),
+    so it is not drawn again. Of their own history, only whether it is long enough for the
+    link to all of it."""
     view = game_view(game)
     players = [
         (p["seat"], p["name"], p["colour"], p["bankrupt"], p["score"] if view["ended"] else 0)
         for p in view["players"]
     ]
+    me = {k: v for k, v in view["players"][seat].items() if k not in fills.MONEY}
     shown = (
-        view["players"][seat],
+        me,
         players,
         view["ended"],
         view["winners"],
         view["settings"],
         [w["what"] == "roll" and w["seat"] == seat for w in view["pending"][:1]],  # "Your turn"
         view["auction"],
-        latest_own(game).get(seat),
+        len(own_history(game, seat, OWN_HISTORY)) == OWN_HISTORY,
     )
     # Plain values, dataclasses and containers all write out what they hold in their repr.
-    drawn = {k: v for k, v in own_context(game, seat).items() if k != "rank_said"}
+    drawn = {k: v for k, v in own_context(game, seat).items() if k not in FILLED}
     values = repr((shown, drawn)).encode()
     return hashlib.blake2b(values, digest_size=16).digest()  # kept per page: 16 bytes
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import asdict
+from functools import partial
 
-from .. import logbook, snapshots
+from .. import logbook
 from ..bank import edition_of, ends_at, state_of
 from ..i18n import locale_name
 from ..kept import Kept
@@ -175,32 +176,6 @@ def newest(game: Game) -> logbook.Newest:
     return worked_out(game, "newest rows", lambda: logbook.newest_at(game))
 
 
-# game id -> (version, each seat's latest action then): what the process knew last
-_latest_own: Kept[tuple[int, dict[int, int]]] = Kept(snapshots.MOST, lambda known: known[0])
-
-
-def latest_own(game: Game) -> dict[int, int]:
-    """Each seat's latest action at the game's version (logbook.latest_own), worked out once
-    per version: from what this process knew at an earlier version and the newest rows'
-    seats when the actions since are among them, else read."""
-    return worked_out(game, "latest own", lambda: latest_own_at(game))
-
-
-def latest_own_at(game: Game) -> dict[int, int]:
-    known = _latest_own.at(game.id, game.version, lambda earlier: grown(game, earlier))
-    return known[1] if known[0] == game.version else logbook.latest_own(game)  # an old game
-
-
-def grown(game: Game, earlier: tuple[int, dict[int, int]] | None) -> tuple[int, dict]:
-    if earlier is None or earlier[0] < game.version - NEWEST:
-        return game.version, logbook.latest_own(game)
-    latest = dict(earlier[1])
-    seats = newest(game).seats
-    for seq in sorted(s for s in seats if s > earlier[0]):
-        latest.update(dict.fromkeys(seats[seq], seq))
-    return game.version, latest
-
-
 OWN_KEPT = 512  # players' own histories kept per process (a few kB each), least recent out
 # (game id, seat, language, length) -> (version, the seat's newest actions then, newest first,
 # each as its history shows it: seq, the action it undoes, time, sentence)
@@ -210,8 +185,15 @@ _own: Kept[tuple[int, tuple]] = Kept(OWN_KEPT, lambda kept: kept[0])
 def own_history(game: Game, seat: int, limit: int) -> list[dict]:
     """The `limit` newest actions that concern `seat`, as a phone shows them (`history` with
     a seat, without the payloads): worked out from what this process showed at an earlier
-    version and the log's newest rows when every action since is among them, else read."""
-    key = (game.id, seat, locale_name(), limit)
+    version and the log's newest rows when every action since is among them, else read.
+    Worked out once per game object: a phone's signature, its fills and its part all ask."""
+    language = locale_name()
+    work = partial(own_history_at, game, seat, limit, language)
+    return worked_out(game, ("own history", seat, language, limit), work)
+
+
+def own_history_at(game: Game, seat: int, limit: int, language: str) -> list[dict]:
+    key = (game.id, seat, language, limit)
     kept = _own.at(key, game.version, lambda earlier: own_grown(game, seat, limit, earlier))
     if kept[0] != game.version:  # an older game object than the one kept
         return history(game, limit=limit, seat=seat)

@@ -4,9 +4,10 @@ for each of their open pages), in one language, theme and time zone, is drawn on
 to each; a part whose page shows nothing new at a version (`signature`: what it shows is the
 same) is not drawn again at all. What is each page's own, or each version's, is put in as it
 is sent: its CSRF token, a fresh idempotency key for each form (so no two phones ever share
-a key), and the version its forms were drawn for. So are the few words that change at
-versions where nothing else the part shows does (`fill`: a phone's rank, which another
-player's payment moves), worked out at each version instead of drawing the part again."""
+a key), and the version its forms were drawn for. So are the few lines that change at
+versions where nothing else the part shows does (`fill`: a figure, a rank, the news, the
+newest lines of a history, which a payment moves), worked out at each version instead of
+drawing the part again (web/fills.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from flask import g, request, session
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..kept import Kept
 
@@ -30,14 +31,15 @@ CSRF = f"csrf-{MARK}"
 KEY = f"key-{MARK}"
 VERSION = f"version-{MARK}"
 KEYS = re.compile(re.escape(KEY))
-FILL = f"fill-{MARK}-"  # FILL + a name + ".": words put in as the part is sent
+FILL = f"fill-{MARK}-"  # FILL + a name + ".": HTML put in as the part is sent
 FILLS = re.compile(re.escape(FILL) + r"([a-z_]+)\.")
 MOST = 4096  # live parts kept per process (the newest version of each), least recent out
 PIECES = 1024  # pieces of parts kept per process (web/shared.piece), least recent out
 
 # key -> (version, HTML compressed, signature of what it shows, its fills at that version):
 # kept while the page is open, a player's part for each of their pages, a few kB of HTML each
-# but a quarter of it compressed
+# but a quarter of it compressed (a history's lines among the fills are the ones
+# fills.lines_of keeps, not a copy)
 _drawn: Kept[tuple[int, bytes, object, dict]] = Kept(MOST, lambda part: part[0])
 
 
@@ -69,7 +71,7 @@ def for_page(
     """A live part as the page that shows it is drawn (its own CSRF token and keys put in),
     and the version it shows: the part its live stream sends at that version, drawn once for
     both in this process. `draw()` draws it as `path`'s stream would; `signature()` and
-    `fills()` say what the stream's own say (web/streams.py)."""
+    `fills()` say what the stream's own say (web/streams.py): `fills()` gives HTML."""
 
     def drawn_here(_before) -> tuple[int, str, object, dict]:
         with_path = g.get("page_path")
@@ -95,10 +97,10 @@ def version_drawn(game) -> object:
     return VERSION if drawing_shared() else game.version
 
 
-def fill(name: str, words: str) -> str:
-    """`words` where a page shows them; in a shared part, the mark `own` puts the words of
-    the version sent in place of (the drawing's `fills`, under `name`)."""
-    return f"{FILL}{name}." if drawing_shared() else words
+def fill(name: str, html: Markup) -> Markup:
+    """`html` where a page shows it; in a shared part, the mark `own` puts the HTML of the
+    version sent in place of (the drawing's `fills`, under `name`)."""
+    return Markup(f"{FILL}{name}.") if drawing_shared() else html
 
 
 def drawn(key: tuple, version: int, draw: Callable) -> tuple[int, str, dict]:
@@ -123,19 +125,18 @@ def drawn_as_shared(draw: Callable, earlier, fresh: list):
         )
     finally:
         g.drawing_shared = False
-    if html is None:
-        return version, earlier[1], signature, fills
-    made = version, zlib.compress(html.encode(), 1), signature, fills
-    fresh.append((made, html))
+    kept = earlier[1] if html is None else zlib.compress(html.encode(), 1)
+    made = version, kept, signature, fills
+    fresh.append((made, zlib.decompress(kept).decode() if html is None else html))
     return made
 
 
 def own(html: str, csrf: str, version: int, fills: dict | None = None) -> str:
     """A shared part as one page gets it: its CSRF token, a fresh key in each form, the
-    version its forms were drawn for, the words filled in at that version."""
+    version its forms were drawn for, the HTML filled in at that version."""
     html = html.replace(CSRF, csrf).replace(VERSION, str(version))
     if FILL in html:
-        html = FILLS.sub(lambda found: escape((fills or {}).get(found.group(1), "")), html)
+        html = FILLS.sub(lambda found: str((fills or {}).get(found.group(1), "")), html)
     return KEYS.sub(lambda _: uuid.uuid4().hex, html) if KEY in html else html
 
 

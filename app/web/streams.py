@@ -35,6 +35,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import bank, db_setup, snapshots
 from ..db_setup import deadline_paused, reads_only
+from ..i18n import parsed
 from ..live import Waiting, hand_over, keys_of, keys_sql, watcher
 from ..models import Game, Player, db
 from ..serving import TAKEOVER
@@ -46,7 +47,7 @@ from .carried import CarriedStream, drawn_as_opened, reader_of
 from .endgame import auction_fragment
 from .pages import load
 from .phone import live_name, player_fills, player_part, player_signature
-from .table import table_part
+from .table import table_fills, table_part, table_signature
 
 bp = Blueprint("streams", __name__)
 
@@ -171,6 +172,8 @@ def table_live(token: str):
             "table",
             lambda game: table_part(game, token),
             lambda: token_holds(Game.table_token, token),
+            table_signature,
+            fills=table_fills,
         ),
         url_for("table.screen", token=token),
     )
@@ -268,6 +271,7 @@ def stream(page: Page, path: str) -> Response:
                         yield cash_event(version, cash)  # sent before the drawing starts
                         hand_over()
                     live.settle(followed, SETTLE)  # the page that acted is answered first
+                    g.reader, g.locale_name = reader, reader[0]  # no request to find them in
                     last, event = news(page, key, version, csrf)
                     shows = shown if event.startswith(f"id: {version}\nevent: live") else None
                     if event is GONE:
@@ -281,7 +285,7 @@ def stream(page: Page, path: str) -> Response:
                     yield ": still here\n\n"
 
     if takeover is not None:
-        locale = reader[0]
+        locale = parsed(reader[0])
         return CarriedStream(events(), takeover, locale, mimetype=EVENTS, headers=HEADERS)
     return Response(stream_with_context(blocking(events())), mimetype=EVENTS, headers=HEADERS)
 

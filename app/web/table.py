@@ -3,16 +3,20 @@ the TV everyone sees."""
 
 from __future__ import annotations
 
+import hashlib
 from functools import partial
 
 from flask import Blueprint, render_template, request
 from markupsafe import Markup
 
 from .. import bank
+from ..i18n import locale_name
 from ..models import Game
-from . import shared
-from .pages import game_by_table_token, page
-from .present import NEWEST, board, history, standings, waits_of
+from ..snapshots import worked_out
+from . import fills, shared
+from .filters import news, request_zone
+from .pages import game_by_table_token, mark_players, page
+from .present import NEWEST, board, game_view, history, standings, waits_of
 
 bp = Blueprint("table", __name__)
 
@@ -33,25 +37,54 @@ def table_part(game: Game, token: str, fragment: bool = True) -> str:
         template,
         game,
         token=token,
-        ranks=standings(game),
         squares=partial(squares, game),
-        balance_row=partial(balance_row, game),
-        latest=history(game, limit=TABLE_HISTORY),
+        throw=last_throw(history(game, limit=TABLE_HISTORY)),
         waits=waits_of(game),
+        fills=table_fills(game),
     )
 
 
-def balance_row(game: Game, player: dict, worth: int) -> Markup:
-    """A player's line among the balances, drawn once per what it shows (shared.piece): an
-    action moves one or two players' money, not the six lines."""
-    shown = (player["seat"], player["name"], player["colour"], player["in_jail"], player["cash"])
-    shows = ("balance row", game.edition, shown, worth)
+def last_throw(latest: list[dict]) -> dict | None:
+    """The newest throw among the last actions still in force, which the screen names."""
+    return next((e for e in latest if e["kind"] == "roll" and not e["undone"]), None)
 
-    def drawn() -> str:
-        edition = bank.edition_of(game)
-        return render_template("_balance_row.html", p=player, worth=worth, edition=edition)
 
-    return shared.piece(shows, drawn)
+def table_fills(game: Game) -> dict[str, Markup]:
+    """What the table's live part puts in at each version (shared.fill), all a payment
+    changes: the news said aloud, the balances (richest first) and the last actions. Worked
+    out once per version, language and reader's zone (its times)."""
+    key = ("table fills", locale_name(), request_zone())
+    return worked_out(game, key, lambda: fills_of(game))
+
+
+def fills_of(game: Game) -> dict[str, Markup]:
+    view, edition = game_view(game), bank.edition_of(game)
+    latest = history(game, limit=TABLE_HISTORY)
+    mark_players(view)
+    players, ranked = view["players"], standings(game)
+    balances = "".join(fills.balance_line(players[s], worth, edition) for s, worth in ranked)
+    return {
+        "news": news(latest[0] if latest else None, view["auction"], edition),
+        "balances": Markup(balances),
+        "history": fills.latest_lines(latest, view["settings"]["time_zone"]),
+    }
+
+
+def table_signature(game: Game) -> bytes:
+    """Everything the table's live part shows but its fills, as plain values, digested: the
+    same signature at two versions, the same part, so it is not drawn again."""
+    view = game_view(game)
+    players = [
+        {k: v for k, v in p.items() if view["ended"] or k not in fills.MONEY}
+        for p in view["players"]
+    ]
+    throw = last_throw(history(game, limit=TABLE_HISTORY))
+    shown = (
+        {k: v for k, v in view.items() if k not in ("version", "players")},
+        players,
+        throw and (throw["seq"], throw["payload"]),
+    )
+    return hashlib.blake2b(repr(shown).encode(), digest_size=16).digest()
 
 
 def squares(game: Game) -> Markup:

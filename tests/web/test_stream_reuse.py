@@ -14,7 +14,7 @@ from tablebank.models import db
 from tablebank.web.banker import banker_actions
 
 from ..streams import Opened, templates_drawn
-from ..support import BOARDWALK, INCOME_TAX, PARK_PLACE, READING, US
+from ..support import BOARDWALK, INCOME_TAX, PARK_PLACE, READING
 
 
 def same_page(html: str) -> str:
@@ -24,38 +24,42 @@ def same_page(html: str) -> str:
     return "\n".join(line.rstrip() for line in html.strip().splitlines())
 
 
+TRADE = {"player": 4, "partner": 1, "give": {"deeds": [READING]}, "take": {"cash": 100}}
+STEPS = [  # every kind of thing a phone or the table screen shows
+    ("roll", {"player": 0, "dice": 10}),  # from GO to Just Visiting: the turn passes on
+    ("bank_pay", {"player": 0, "amount": 50}),
+    ("land", {"player": 0, "space": BOARDWALK, "choices": [{"kind": "buy"}]}),
+    ("land", {"player": 0, "space": PARK_PLACE, "choices": [{"kind": "buy"}]}),
+    ("build", {"player": 0, "group": "dark_blue", "levels": "1,1"}),
+    ("transfer", {"from": 2, "to": 3, "amount": 20}),
+    ("land", {"player": 4, "space": READING, "choices": [{"kind": "buy"}]}),
+    ("mortgage", {"player": 4, "deed": READING}),
+    ("trade_offer", TRADE),
+    ("turn_to", {"player": 2}),
+    ("land", {"player": 2, "space": 1, "choices": [{"kind": "decline"}]}),  # an auction
+    ("bid", {"player": 3, "amount": 20}),
+    ("bid", {"player": 5, "amount": 40}),
+    ("auction_close", {}),
+    ("go_to_jail", {"player": 1}),
+    ("bank_collect", {"player": 3, "amount": 1460}),
+    ("land", {"player": 3, "space": BOARDWALK}),  # rent with a house: a debt
+    ("undo", {}),
+    ("pay_debt", {"player": 3}),
+    *[("bank_pay", {"player": seat, "amount": 5}) for seat in range(6)],  # throws roll away
+    ("end_game", {}),
+]
+
+
 def test_every_part_a_stream_sends_is_the_page_at_that_version(table, app):
     table.new_api_game(names=("Ana", "Bea", "Cal", "Dan", "Eve", "Fay"), phone_turns=True)
     seen = table.game()["version"]
     tokens = table.tokens()
     phones = [Opened(app.test_client(), f"/p/{token}/live", seen) for token in tokens]
     fresh = app.test_client()
-    trade = {"player": 4, "partner": 1, "give": {"deeds": [READING]}, "take": {"cash": 100}}
-    steps = [
-        ("bank_pay", {"player": 0, "amount": 50}),
-        ("land", {"player": 0, "space": BOARDWALK, "choices": [{"kind": "buy"}]}),
-        ("land", {"player": 0, "space": PARK_PLACE, "choices": [{"kind": "buy"}]}),
-        ("build", {"player": 0, "group": "dark_blue", "levels": "1,1"}),
-        ("transfer", {"from": 2, "to": 3, "amount": 20}),
-        ("land", {"player": 4, "space": READING, "choices": [{"kind": "buy"}]}),
-        ("mortgage", {"player": 4, "deed": READING}),
-        ("trade_offer", trade),
-        ("turn_to", {"player": 2}),
-        ("land", {"player": 2, "space": 1, "choices": [{"kind": "decline"}]}),  # an auction
-        ("bid", {"player": 3, "amount": 20}),
-        ("bid", {"player": 5, "amount": 40}),
-        ("auction_close", {}),
-        ("go_to_jail", {"player": 1}),
-        ("bank_collect", {"player": 3, "amount": 1460}),
-        ("land", {"player": 3, "space": BOARDWALK}),  # rent with a house: a debt
-        ("undo", {}),
-        ("pay_debt", {"player": 3}),
-        ("end_game", {}),
-    ]
     redrawn = []
     try:
         with templates_drawn(app) as drawn:
-            for kind, fields in steps:
+            for kind, fields in STEPS:
                 answer = table.send(kind, **fields)
                 if answer.status_code != 201:
                     continue  # refused by the rules here: nothing to show
@@ -79,23 +83,66 @@ def test_every_part_a_stream_sends_is_the_page_at_that_version(table, app):
     assert streams_drew["transfer"] <= 2 + 6
 
 
-def test_a_payment_to_one_player_draws_only_that_player_s_phone(table, app):
+def test_every_part_the_table_s_stream_sends_is_the_screen_at_that_version(table, app):
+    """The table screen's stream, over the same game: each part it sends is the screen's own
+    `?fragment=1` at that version (balances, last actions, last throw, auction, debt, the
+    end), though a payment is not drawn again, only put in."""
+    table.new_api_game(names=("Ana", "Bea", "Cal", "Dan", "Eve", "Fay"), phone_turns=True)
+    screen = Opened(app.test_client(), table.screen() + "/live", table.game()["version"])
+    fresh = app.test_client()
+    redrawn, thrown = [], None
+    try:
+        with templates_drawn(app) as drawn:
+            for kind, fields in STEPS:
+                answer = table.send(kind, **fields)
+                if answer.status_code != 201:
+                    continue
+                version = answer.get_json()["game"]["version"]
+                drawn.clear()
+                shown_version, shown = screen.next_live()
+                assert shown_version == version, kind
+                redrawn.append((kind, drawn.count("table_live.html")))
+                page = fresh.get(f"{table.screen()}?fragment=1").text
+                assert same_page(shown) == same_page(page), kind
+                if kind == "roll":
+                    thrown = re.findall(r"Last throw <strong>(\d+)</strong>", shown)
+    finally:
+        watcher(app).stop()
+    done = [kind for kind, _ in redrawn]
+    assert {"roll", "land", "bid", "auction_close", "undo", "end_game"} <= set(done), done
+    assert dict(redrawn)["transfer"] == 0 and dict(redrawn)["bank_pay"] == 0
+    assert thrown == ["10"]  # the throw on the screen, until newer actions push it out
+
+
+def test_a_payment_to_one_player_draws_no_phone_again_and_puts_in_what_it_changed(table, app):
+    """The bank pays Ana $10 twice: after the first, no phone's part is drawn again. Ana's
+    shows her new cash, net worth and the payment at the top of her history (put in as the
+    version is sent); the five others show the same as before, at the new version."""
     table.new_api_game(names=("Ana", "Bea", "Cal", "Dan", "Eve", "Fay"))
     seen = table.game()["version"]
     phones = [Opened(app.test_client(), f"/p/{token}/live", seen) for token in table.tokens()]
     try:
         with templates_drawn(app) as drawn:
             table.act("bank_pay", player=0, amount=10)
-            for phone in phones:  # each phone's first part is drawn: none was kept before
-                phone.next_live()
+            before = [phone.next_live()[1] for phone in phones]  # drawn: none was kept before
             drawn.clear()
             version = table.act("bank_pay", player=0, amount=10)["game"]["version"]
-            for phone in phones:
-                assert phone.next_live()[0] == version
+            after = [phone.next_live() for phone in phones]
     finally:
         watcher(app).stop()
-    assert drawn.count("player_live.html") == 1
-    assert US  # the classic board
+    assert drawn.count("player_live.html") == 0
+    assert {shown for shown, _ in after} == {version}
+    ana = table.text(after[0][1])
+    assert "$1,520" in ana and "Net worth $1,520" in ana
+    assert [line.count("The bank pays Ana $10") for line in ana_history(after[0][1])] == [1, 1]
+    for seat in range(1, 6):
+        assert same_page(table.text(after[seat][1])) == same_page(table.text(before[seat]))
+
+
+def ana_history(html: str) -> list[str]:
+    """The lines of a phone's own history, newest first."""
+    listed = re.search(r'<ol class="list history">(.*?)</ol>', html, re.S)[1]
+    return re.findall(r"<li[^>]*>(.*?)</li>", listed, re.S)
 
 
 def test_the_table_s_squares_are_drawn_again_only_when_the_board_changes(table, app):
@@ -117,9 +164,9 @@ def test_the_table_s_squares_are_drawn_again_only_when_the_board_changes(table, 
 
 
 def test_k3_a_phone_s_pay_form_is_drawn_again_only_when_the_players_change(table, app):
-    """A payment redraws Bea's live part (her balance), not the form that pays someone from
-    her phone; Cal's bankruptcy to the bank (K3: out of the game, owing the Income Tax with
-    nothing left) takes him out of that form at once."""
+    """A payment puts Bea's new balance in her live part, drawing neither the part nor the
+    form that pays someone from her phone; Cal's bankruptcy to the bank (K3: out of the
+    game, owing the Income Tax with nothing left) takes him out of that form at once."""
     table.new_api_game(names=("Ana", "Bea", "Cal"))
     table.act("bank_collect", player=2, amount=1500)
     table.throws_onto(2, INCOME_TAX, 4, {"kind": "tax"})
@@ -134,7 +181,7 @@ def test_k3_a_phone_s_pay_form_is_drawn_again_only_when_the_players_change(table
             table.act("bank_pay", player=1, amount=15)
             _, paid = bea.next_live()
             assert "$1,525" in paid and "Bea pays Cal" in paid
-            assert drawn.count("player_live.html") == 1
+            assert drawn.count("player_live.html") == 0
             assert drawn.count("_quick_money.html") == 0
             drawn.clear()
             table.act("bankrupt", player=2)

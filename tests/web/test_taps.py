@@ -16,10 +16,9 @@ from sqlalchemy import event
 from tablebank.live import Watcher, watcher
 from tablebank.models import db
 from tablebank.web import banker, shared, streams
-from tablebank.web import phone as phone_module
 
-from ..streams import Opened
-from ..support import calls_of
+from ..streams import Opened, templates_drawn
+from ..support import READING, calls_of
 
 TAP = {"X-Tablebank-Tap": "1"}
 QUIET = ("BEGIN", "ROLLBACK")  # a transaction opened or ended reads nothing
@@ -280,27 +279,27 @@ def test_the_banker_s_stream_sends_the_live_part_its_tap_s_answer_drew(table, ap
 
 
 def test_a_phone_s_stream_sends_the_live_part_its_tap_s_answer_drew(table, app, monkeypatch):
-    """Ana's phone is open with its live stream: her payment from it is answered with her
-    page, and the stream that the payment woke sends that same drawing (her history read
-    once, not twice), with the new figure and her page's own CSRF token."""
-    table.new_game()
+    """Ana's phone is open with its live stream: her offer of a trade from it is answered
+    with her page, and the stream that the offer woke sends that same drawing (her part
+    drawn once, not twice), with the offer and her page's own CSRF token."""
+    table.new_api_game(names=("Ana", "Bea", "Cal"), phone_turns=True)
+    table.own(1, READING)
     phone = app.test_client()
     table.page(table.phone(0), phone)
     page = Opened(phone, f"{table.phone(0)}/live", table.game()["version"])
-    read = calls_of(
-        monkeypatch, phone_module, "own_history", lambda game, seat, _: (game.version, seat)
-    )
-    data = {"kind": "transfer", "payload": json.dumps({"to": 1, "amount": 20}), "key": "p1"}
+    trade = {"player": 0, "partner": 1, "give": {"cash": 20}, "take": {"deeds": [READING]}}
+    data = {"kind": "trade_offer", "payload": json.dumps(trade), "key": "p1"}
     try:
-        answer = phone.post(f"{table.phone(0)}/do", data=data, headers=TAP)
-        version, live = page.next_live()
+        with templates_drawn(app) as drawn:
+            answer = phone.post(f"{table.phone(0)}/do", data=data, headers=TAP)
+            version, live = page.next_live()
     finally:
         page.close()
         watcher(app).stop()
-    assert read == [(version, 0)] and version == table.game()["version"]
+    assert drawn.count("player_live.html") == 1 and version == table.game()["version"]
     assert f'data-version="{version}"' in answer.text
     for html in (answer.text, live):
-        assert re.search(r'id="balance"[^>]*>\$1,480<', html)
+        assert "Your offer to Bea waits for an answer" in html
         assert "-" + shared.MARK not in html  # every mark put in
     assert set(csrf_in(live)) == set(csrf_in(answer.text)) != set()
 
