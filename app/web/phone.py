@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from .. import bank
 from ..i18n import locale_name
 from ..models import Game, Player
-from ..rules import KINDS, RuleError, rent_due, score
+from ..rules import KINDS, RuleError, rent_due
 from ..rules.actions import TURNS, sent_by_own_phone
 from ..rules.auctions import lot_fields
 from ..rules.debts import debtors
@@ -213,7 +213,7 @@ def seat_context(game: Game, seat: int) -> dict:
         seat=seat,
         groups=groups,
         rank_said=rank_said(state, worths, seat),
-        worth=score(state, edition, seat),
+        worth=game_view(game)["players"][seat]["score"],
         own_history=OWN_HISTORY,
         auction=state.auction,
         offers=offers_to(game, state, seat),
@@ -275,25 +275,32 @@ def player_signature(game: Game, seat: int) -> bytes:
     so it is not drawn again. Of their own history, only whether it is long enough for the
     link to all of it."""
     view = game_view(game)
-    players = [
-        (p["seat"], p["name"], p["colour"], p["bankrupt"], p["score"] if view["ended"] else 0)
-        for p in view["players"]
-    ]
     me = {k: v for k, v in view["players"][seat].items() if k not in fills.MONEY}
     shown = (
+        every_phone_shows(game),
         me,
-        players,
-        view["ended"],
-        view["winners"],
-        view["settings"],
         [w["what"] == "roll" and w["seat"] == seat for w in view["pending"][:1]],  # "Your turn"
-        view["auction"],
         len(own_history(game, seat, OWN_HISTORY)) == OWN_HISTORY,
     )
     # Plain values, dataclasses and containers all write out what they hold in their repr.
     drawn = {k: v for k, v in own_context(game, seat).items() if k not in FILLED}
     values = repr((shown, drawn)).encode()
     return hashlib.blake2b(values, digest_size=16).digest()  # kept per page: 16 bytes
+
+
+def every_phone_shows(game: Game) -> str:
+    """What every phone shows of the game and the other players, written out once per
+    version for the signatures of all the game's phones."""
+
+    def written() -> str:
+        view = game_view(game)
+        players = [
+            (p["seat"], p["name"], p["colour"], p["bankrupt"], p["score"] if view["ended"] else 0)
+            for p in view["players"]
+        ]
+        return repr((players, view["ended"], view["winners"], view["settings"], view["auction"]))
+
+    return worked_out(game, "every phone shows", written)
 
 
 @bp.get("/p/<token>/history")

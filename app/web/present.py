@@ -34,11 +34,11 @@ def winners(state, edition: Edition) -> list[int]:
 
 def standings(game: Game) -> list[tuple[int, int]]:
     """(seat, SG4 score) of the players still in, richest first."""
-    return worked_out(game, "standings", lambda: ranked(state_of(game), edition_of(game)))
+    return worked_out(game, "standings", lambda: ranked(game_view(game)["players"]))
 
 
-def ranked(state: GameState, edition: Edition) -> list[tuple[int, int]]:
-    found = [(p.seat, score(state, edition, p.seat)) for p in state.in_play()]
+def ranked(players: list[dict]) -> list[tuple[int, int]]:
+    found = [(p["seat"], p["score"]) for p in players if not p["bankrupt"]]
     return sorted(found, key=lambda pair: pair[1], reverse=True)
 
 

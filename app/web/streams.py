@@ -35,7 +35,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import bank, db_setup, snapshots
 from ..db_setup import deadline_paused, reads_only
-from ..i18n import parsed
+from ..i18n import parsed, translations
 from ..live import Waiting, hand_over, keys_of, keys_sql, watcher
 from ..models import Game, Player, db
 from ..serving import TAKEOVER
@@ -233,6 +233,7 @@ def stream(page: Page, path: str) -> Response:
     seen = max((v for v in heard if v is not None), default=-1)
     g.page_path = path  # where a refused form of its live part goes back to
     reader = shared.reader()
+    catalogue = translations()  # the reader's, as each wake finds them (it has no request)
     key = (page.game_id, page.part, *reader)
     csrf = generate_csrf()  # the page's own, put in the shared part's forms
     mark = g.get("keys_mark", -1)
@@ -271,7 +272,7 @@ def stream(page: Page, path: str) -> Response:
                         yield cash_event(version, cash)  # sent before the drawing starts
                         hand_over()
                     live.settle(followed, SETTLE)  # the page that acted is answered first
-                    g.reader, g.locale_name = reader, reader[0]  # no request to find them in
+                    g.reader, g.locale_name, g.translations = reader, reader[0], catalogue
                     last, event = news(page, key, version, csrf)
                     shows = shown if event.startswith(f"id: {version}\nevent: live") else None
                     if event is GONE:
