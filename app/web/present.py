@@ -178,8 +178,9 @@ def newest(game: Game) -> logbook.Newest:
 
 OWN_KEPT = 512  # players' own histories kept per process (a few kB each), least recent out
 # (game id, seat, language, length) -> (version, the seat's newest actions then, newest first,
-# each as its history shows it: seq, the action it undoes, time, sentence)
-_own: Kept[tuple[int, tuple]] = Kept(OWN_KEPT, lambda kept: kept[0])
+# each as its history shows it: seq, the action it undoes, time, sentence; and them as a phone
+# shows them)
+_own: Kept[tuple[int, tuple, list[dict]]] = Kept(OWN_KEPT, lambda kept: kept[0])
 
 
 def own_history(game: Game, seat: int, limit: int) -> list[dict]:
@@ -197,21 +198,31 @@ def own_history_at(game: Game, seat: int, limit: int, language: str) -> list[dic
     kept = _own.at(key, game.version, lambda earlier: own_grown(game, seat, limit, earlier))
     if kept[0] != game.version:  # an older game object than the one kept
         return history(game, limit=limit, seat=seat)
-    undone = {undoes for _, undoes, _, _ in kept[1] if undoes is not None}
-    return [
-        {"seq": seq, "text": text, "at": at, "undone": seq in undone}
-        for seq, _, at, text in kept[1]
-    ]
+    return kept[2]
 
 
-def own_grown(game: Game, seat: int, limit: int, earlier: tuple | None) -> tuple[int, tuple]:
+def own_grown(game: Game, seat: int, limit: int, earlier: tuple | None) -> tuple:
     edition = edition_of(game)
     if earlier is None or earlier[0] < game.version - NEWEST:
         rows = logbook.own_page_of(game, seat, None, limit)
-        return game.version, tuple(own_entry(row, edition) for row in rows)
+        return own_kept(game.version, tuple(own_entry(row, edition) for row in rows))
     found = newest(game)
     since = [r for r in found.rows if r.seq > earlier[0] and seat in found.seats.get(r.seq, ())]
-    return game.version, (*(own_entry(row, edition) for row in since), *earlier[1])[:limit]
+    if not since:  # the others' actions: the same history, shown the same
+        return game.version, earlier[1], earlier[2]
+    grown = (*(own_entry(row, edition) for row in since), *earlier[1])[:limit]
+    return own_kept(game.version, grown)
+
+
+def own_kept(version: int, entries: tuple) -> tuple[int, tuple, list[dict]]:
+    """A seat's own history as kept at `version`: its entries, and them as a phone shows
+    them (an undo among them marks the action it took back)."""
+    undone = {undoes for _, undoes, _, _ in entries if undoes is not None}
+    shown = [
+        {"seq": seq, "text": text, "at": at, "undone": seq in undone}
+        for seq, _, at, text in entries
+    ]
+    return version, entries, shown
 
 
 def own_entry(row, edition: Edition) -> tuple:
