@@ -34,7 +34,14 @@ from .pages import (
     stale_tap,
 )
 from .phone_money import done_words, take_back_offer
-from .present import game_view, history_page, own_history, standings, waits_of
+from .present import (
+    everyone_sees,
+    game_view,
+    history_page,
+    own_history,
+    standings,
+    waits_of,
+)
 from .words import refused, said
 
 bp = Blueprint("phone", __name__)
@@ -277,7 +284,7 @@ def player_signature(game: Game, seat: int) -> bytes:
     view = game_view(game)
     me = {k: v for k, v in view["players"][seat].items() if k not in fills.MONEY}
     shown = (
-        every_phone_shows(game),
+        everyone_sees(game),
         me,
         [w["what"] == "roll" and w["seat"] == seat for w in view["pending"][:1]],  # "Your turn"
         len(own_history(game, seat, OWN_HISTORY)) == OWN_HISTORY,
@@ -286,21 +293,6 @@ def player_signature(game: Game, seat: int) -> bytes:
     drawn = {k: v for k, v in own_context(game, seat).items() if k not in FILLED}
     values = repr((shown, drawn)).encode()
     return hashlib.blake2b(values, digest_size=16).digest()  # kept per page: 16 bytes
-
-
-def every_phone_shows(game: Game) -> str:
-    """What every phone shows of the game and the other players, written out once per
-    version for the signatures of all the game's phones."""
-
-    def written() -> str:
-        view = game_view(game)
-        players = [
-            (p["seat"], p["name"], p["colour"], p["bankrupt"], p["score"] if view["ended"] else 0)
-            for p in view["players"]
-        ]
-        return repr((players, view["ended"], view["winners"], view["settings"], view["auction"]))
-
-    return worked_out(game, "every phone shows", written)
 
 
 @bp.get("/p/<token>/history")

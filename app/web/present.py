@@ -78,6 +78,21 @@ def game_view(game: Game) -> dict:
     return worked_out(game, "view", lambda: view_of(game))
 
 
+def everyone_sees(game: Game) -> str:
+    """What every live part shows of the game and its players but their money (their
+    scores once it has ended), written out once per version for the parts' signatures."""
+
+    def written() -> str:
+        view = game_view(game)
+        players = [
+            (p["seat"], p["name"], p["colour"], p["bankrupt"], p["score"] if view["ended"] else 0)
+            for p in view["players"]
+        ]
+        return repr((players, view["ended"], view["winners"], view["settings"], view["auction"]))
+
+    return worked_out(game, "everyone sees", written)
+
+
 def deeds_at(game: Game) -> dict[int, dict]:
     """The game view's deeds by their space, worked out once per version (read-only)."""
     return worked_out(game, "deeds at", lambda: {d["space"]: d for d in game_view(game)["deeds"]})

@@ -45,6 +45,7 @@ from .auth import fingerprint
 from .banker import DASHBOARD, dashboard_fragment
 from .carried import CarriedStream, drawn_as_opened, reader_of
 from .endgame import auction_fragment
+from .filters import request_zone
 from .pages import load
 from .phone import live_name, player_fills, player_part, player_signature
 from .table import table_fills, table_part, table_signature
@@ -233,7 +234,7 @@ def stream(page: Page, path: str) -> Response:
     seen = max((v for v in heard if v is not None), default=-1)
     g.page_path = path  # where a refused form of its live part goes back to
     reader = shared.reader()
-    catalogue = translations()  # the reader's, as each wake finds them (it has no request)
+    catalogue, zone = translations(), request_zone()  # as each wake finds them, no request
     key = (page.game_id, page.part, *reader)
     csrf = generate_csrf()  # the page's own, put in the shared part's forms
     mark = g.get("keys_mark", -1)
@@ -273,6 +274,7 @@ def stream(page: Page, path: str) -> Response:
                         hand_over()
                     live.settle(followed, SETTLE)  # the page that acted is answered first
                     g.reader, g.locale_name, g.translations = reader, reader[0], catalogue
+                    g.reader_zone = zone
                     last, event = news(page, key, version, csrf)
                     shows = shown if event.startswith(f"id: {version}\nevent: live") else None
                     if event is GONE:

@@ -16,7 +16,7 @@ from ..snapshots import worked_out
 from . import fills, shared
 from .filters import news, request_zone
 from .pages import game_by_table_token, mark_players, page
-from .present import NEWEST, board, game_view, history, standings, waits_of
+from .present import NEWEST, board, everyone_sees, game_view, history, standings, waits_of
 
 bp = Blueprint("table", __name__)
 
@@ -74,14 +74,12 @@ def table_signature(game: Game) -> bytes:
     """Everything the table's live part shows but its fills, as plain values, digested: the
     same signature at two versions, the same part, so it is not drawn again."""
     view = game_view(game)
-    players = [
-        {k: v for k, v in p.items() if view["ended"] or k not in fills.MONEY}
-        for p in view["players"]
-    ]
     throw = last_throw(history(game, limit=TABLE_HISTORY))
     shown = (
-        {k: v for k, v in view.items() if k not in ("version", "players")},
-        players,
+        everyone_sees(game),
+        board_shows(game),
+        [(w.what, w.seat, w.space, w.figures) for w in waits_of(game)],
+        (view["houses"], view["hotels"], view["pot"]),
         throw and (throw["seq"], throw["payload"]),
     )
     return hashlib.blake2b(repr(shown).encode(), digest_size=16).digest()
