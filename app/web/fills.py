@@ -41,17 +41,12 @@ def balance_line(player: dict, worth: int, edition) -> str:
     )
 
 
-def own_history_lines(entries: list[dict], zone: str | None) -> Markup:
-    """A phone's own history, newest first: each action's words, then its time. The same
-    lines at most versions (another player's action leaves them as they were): kept."""
+def history_lines(entries: list[dict], zone: str | None, own: bool) -> Markup:
+    """A history's lines, newest first: a phone's own (each action's words, then its time)
+    or the table screen's last actions (the time first). The same lines at most versions
+    (another player's action leaves a phone's as they were): kept."""
     shown = tuple((e["text"], e["at"], e["undone"]) for e in entries)
-    return lines_of(shown, zone, request_zone(), locale_name(), own=True)
-
-
-def latest_lines(entries: list[dict], zone: str | None) -> Markup:
-    """The table screen's last actions, newest first: each action's time, then its words."""
-    shown = tuple((e["text"], e["at"], e["undone"]) for e in entries)
-    return lines_of(shown, zone, request_zone(), locale_name(), own=False)
+    return lines_of(shown, zone, request_zone(), locale_name(), own)
 
 
 @lru_cache(maxsize=LINES_KEPT)

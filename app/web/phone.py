@@ -272,7 +272,7 @@ def seat_fills(game: Game, seat: int) -> dict[str, Markup]:
         "worth": fills.money(edition, context["worth"]),
         "rank": escape(context["rank_said"]),
         "news": news(mine[0] if mine else None, context["auction"], edition, yours=yours),
-        "history": fills.own_history_lines(mine, view["settings"]["time_zone"]),
+        "history": fills.history_lines(mine, view["settings"]["time_zone"], own=True),
     }
 
 

@@ -125,9 +125,10 @@ def drawn_as_shared(draw: Callable, earlier, fresh: list):
         )
     finally:
         g.drawing_shared = False
-    kept = earlier[1] if html is None else zlib.compress(html.encode(), 1)
-    made = version, kept, signature, fills
-    fresh.append((made, zlib.decompress(kept).decode() if html is None else html))
+    if html is None:
+        return version, earlier[1], signature, fills
+    made = version, zlib.compress(html.encode(), 1), signature, fills
+    fresh.append((made, html))
     return made
 
 

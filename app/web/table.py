@@ -38,10 +38,16 @@ def table_part(game: Game, token: str, fragment: bool = True) -> str:
         game,
         token=token,
         squares=partial(squares, game),
-        throw=last_throw(history(game, limit=TABLE_HISTORY)),
+        throw=last_throw(last_actions(game)),
         waits=waits_of(game),
         fills=table_fills(game),
     )
+
+
+def last_actions(game: Game) -> list[dict]:
+    """The last actions the screen shows, worked out once per version (its part, its fills
+    and its signature all ask)."""
+    return worked_out(game, "table's last actions", lambda: history(game, limit=TABLE_HISTORY))
 
 
 def last_throw(latest: list[dict]) -> dict | None:
@@ -59,14 +65,14 @@ def table_fills(game: Game) -> dict[str, Markup]:
 
 def fills_of(game: Game) -> dict[str, Markup]:
     view, edition = game_view(game), bank.edition_of(game)
-    latest = history(game, limit=TABLE_HISTORY)
+    latest = last_actions(game)
     mark_players(view)
     players, ranked = view["players"], standings(game)
     balances = "".join(fills.balance_line(players[s], worth, edition) for s, worth in ranked)
     return {
         "news": news(latest[0] if latest else None, view["auction"], edition),
         "balances": Markup(balances),
-        "history": fills.latest_lines(latest, view["settings"]["time_zone"]),
+        "history": fills.history_lines(latest, view["settings"]["time_zone"], own=False),
     }
 
 
@@ -74,7 +80,7 @@ def table_signature(game: Game) -> bytes:
     """Everything the table's live part shows but its fills, as plain values, digested: the
     same signature at two versions, the same part, so it is not drawn again."""
     view = game_view(game)
-    throw = last_throw(history(game, limit=TABLE_HISTORY))
+    throw = last_throw(last_actions(game))
     shown = (
         everyone_sees(game),
         board_shows(game),
