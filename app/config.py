@@ -55,6 +55,9 @@ DEFAULTS = {
     # Live streams reading what opened them at once, per process (one query each): the rest
     # wait their turn holding no connection, so a burst of reconnects queues, never fails.
     "LIVE_OPENINGS": 3,
+    # gunicorn with several workers: a game's live streams carried by one of them, its home
+    # (app/stream_homes.py), so a version is read and drawn once, not once per worker.
+    "LIVE_HOMES": True,
     # Connections (app/serving.py, docs/SECURITY.md): the `tablebank` command waits this long
     # for a connection's next request to start (gunicorn: its `keepalive`), then for its
     # head; a body gets BODY_SECONDS plus a second per BODY_RATE bytes, on both servers; a

@@ -8,6 +8,9 @@ take its connection over (serving.Takeover): it then starts once its request is 
 the connection's greenlet, holds none while it waits (app/web/carried.py), and counts under
 the cap until it ends (not in the worker's pool while it waits).
 
+With several workers, a game's live streams are carried by one of them, the game's home: a
+stream that opens in another worker is handed there, connection and all (app/stream_homes.py).
+
 The logger masks players' tokens and banker keys in the error and access logs (app/logs.py).
 
 Imported by gunicorn's master too: nothing here loads Flask or a database driver.
@@ -16,7 +19,12 @@ Imported by gunicorn's master too: nothing here loads Flask or a database driver
 from __future__ import annotations
 
 import gc
+import io
+import os
+import sys
 
+import gevent
+from gevent.server import StreamServer
 from gunicorn.glogging import Logger as GunicornLogger
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -26,10 +34,14 @@ from .serving import (
     ConnectionCap,
     HandedOver,
 )
+from .stream_homes import HOMES, MOVED, Homes, received, server_name, whole_answer
+
+CLAIM_AGAIN = 2.0  # seconds between a homeless worker's looks for a free slot
 
 
 class Worker(GeventWorker):
     cap: ConnectionCap | None = None
+    homes: Homes | None = None
 
     def load_wsgi(self) -> None:
         """The app made without cyclic garbage collection, then what it made frozen, as the
@@ -49,6 +61,8 @@ class Worker(GeventWorker):
         takeover = self.offered.get(environ.get("gunicorn.socket"))
         if takeover is not None and environ.get("HTTP_VERSION") != "2":  # not an HTTP/2 stream
             environ[TAKEOVER] = takeover
+            if self.homes is not None:
+                environ[HOMES] = self.homes
         return self.flask(environ, start_response)
 
     def handle_request(self, listener_name, req, sock, addr):
@@ -60,9 +74,7 @@ class Worker(GeventWorker):
         return isinstance(respiter, HandedOver) or super().is_already_handled(respiter)
 
     def handle(self, listener, client, addr):
-        if self.cap is None:
-            self.cap = ConnectionCap.of(getattr(self.flask, "config", {}))
-        takeover = self.cap.admit(client, addr)
+        takeover = self.admitted(client, addr)
         if takeover is None:
             return
         self.offered[client] = takeover
@@ -74,6 +86,79 @@ class Worker(GeventWorker):
         finally:
             self.offered.pop(client, None)
         takeover.run()  # the cap is left once its stream ends, if one took the connection
+
+    def admitted(self, client, addr):
+        if self.cap is None:
+            self.cap = ConnectionCap.of(getattr(self.flask, "config", {}))
+        return self.cap.admit(client, addr)
+
+    # -- a game's streams in its home worker (app/stream_homes.py) -----------------------------
+
+    def run(self):
+        config = getattr(self.flask, "config", {})
+        # A TLS connection cannot be handed to another process: its session is this one's.
+        if config.get("LIVE_HOMES") and self.cfg.workers > 1 and not self.cfg.is_ssl:
+            database = config.get("SQLALCHEMY_DATABASE_URI", "")
+            server = server_name(os.getppid(), list(self.cfg.bind), str(database))
+            self.homes = Homes(server, self.cfg.workers)
+            gevent.spawn(self.keep_home)
+        super().run()
+
+    def keep_home(self) -> None:
+        """Claim a slot (once the old workers of a reload have let theirs go), take the
+        streams handed to it, and let it go as this worker stops."""
+        listener = None
+        while self.alive and listener is None:
+            listener = self.homes.claim()
+            if listener is None:
+                gevent.sleep(CLAIM_AGAIN)
+        if listener is None:
+            return
+        door = StreamServer(listener, handle=lambda conn, _: received(conn, self.run_handed))
+        door.start()
+        self.log.info("tablebank: this worker carries the live streams of slot %d", self.homes.slot)
+        while self.alive:
+            gevent.sleep(1.0)
+        door.close()
+        self.homes.slot = None
+
+    def run_handed(self, connection, request: dict) -> None:
+        """A stream's request another worker handed here, run as this worker's own."""
+        address = request.get("REMOTE_ADDR", "")
+        takeover = self.admitted(connection, (address, int(request.get("REMOTE_PORT") or 0)))
+        if takeover is None:
+            return
+        environ = {
+            **request,
+            "wsgi.input": io.BytesIO(),
+            "wsgi.errors": sys.stderr,
+            "wsgi.version": (1, 0),
+            "wsgi.multithread": True,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+            "gunicorn.socket": connection,
+            TAKEOVER: takeover,
+            MOVED: True,
+        }
+        said: list = []
+
+        def start_response(status, headers, _exc_info=None):
+            said[:] = [status, headers]
+
+        try:
+            answer = self.flask(environ, start_response)
+            try:
+                body = b"".join(answer)
+            finally:
+                getattr(answer, "close", lambda: None)()
+            if not takeover.taken:
+                connection.sendall(whole_answer(said[0], said[1], body))
+                connection.close()
+        except BaseException:
+            takeover.drop()
+            connection.close()
+            raise
+        takeover.run()
 
 
 class Logger(GunicornLogger):

@@ -205,6 +205,12 @@ class Takeover:
         self.stream = stream
         return HandedOver(status)
 
+    def handed_away(self, status: str) -> HandedOver:
+        """The connection is another worker's now (app/stream_homes.py), which answers on it:
+        this server writes nothing more on it and lets its own socket go."""
+        self.stream = lambda _sock, done: done()
+        return HandedOver(status)
+
     def run(self) -> None:
         """The stream the connection was taken for, if any (it calls `done` when it ends,
         perhaps later); else the connection is done with now."""

@@ -331,6 +331,8 @@ def running(args, kind: str, database: str, **env) -> Iterator[Server]:
         command = command_for(args, kind, port)
         extra = {name: str(value) for name, value in env.items()}
         with Server(command, url, port, f"{kind}/{database}", extra) as server:
+            if kind == "gunicorn":
+                server.settle()  # every worker booted, as on a server that has run a while
             yield server
 
 
@@ -383,6 +385,16 @@ class Server:
             time.sleep(0.2)
         self.stop()
         raise BenchError(f"{self.name} did not answer in {timeout} s:\n{self.log_text()[-3000:]}")
+
+    def settle(self, idle_cpu_s: float = 0.05, seconds: float = 60) -> None:
+        """Back once the server has used under `idle_cpu_s` of CPU in each of two half
+        seconds in a row: gunicorn answers once its first worker has booted, the others boot
+        after it (one per core at a time)."""
+        deadline, quiet, last = time.monotonic() + seconds, 0, self.usage()["cpu_s"]
+        while quiet < 2 and time.monotonic() < deadline:
+            time.sleep(0.5)
+            now = self.usage()["cpu_s"]
+            quiet, last = (quiet + 1 if now - last < idle_cpu_s else 0), now
 
     def start_process(self) -> None:
         """The process started, not waited for."""

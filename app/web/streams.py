@@ -39,6 +39,7 @@ from ..i18n import parsed, translations
 from ..live import Waiting, hand_over, keys_of, keys_sql, watcher
 from ..models import Game, Player, db
 from ..serving import TAKEOVER
+from ..stream_homes import HOMES, MOVED, hand, request_text
 from . import shared
 from .args import whole
 from .auth import fingerprint
@@ -53,6 +54,7 @@ from .table import table_fills, table_part, table_signature
 bp = Blueprint("streams", __name__)
 
 STREAM_SECONDS = 300  # a stream ends after this; EventSource reconnects by itself
+AWAY_SECONDS = 20  # the same, for a stream its game's home worker could not take yet
 KEEPALIVE = 15  # seconds: a waiting stream says it is still here (LIVE_KEEPALIVE_SECONDS)
 RETRY_LATER_MS = (2000, 10000)  # when a stream cannot open now: come back in 2 to 10 s
 SETTLE = 0.3  # seconds a stream waits, at most, for the request that acted to be answered
@@ -228,6 +230,9 @@ def stream(page: Page, path: str) -> Response:
     (the page reloads and shows why). A database that cannot be reached ends it with a later
     retry, never an error once the answer has started. Under this product's servers the
     stream is carried on its connection once its request is let go (carried.py)."""
+    seconds = homed(page.game_id)
+    if isinstance(seconds, HandedAway):
+        return seconds
     app = current_app._get_current_object()
     live = watcher(app)
     heard = [whole(request.args.get("v")), whole(request.headers.get("Last-Event-ID"))]
@@ -257,7 +262,7 @@ def stream(page: Page, path: str) -> Response:
                 yield GONE  # changed while it opened, before it followed
                 return
             live.bump(page.game_id, page.version)  # what happened before we followed
-            last, stop = seen, time.monotonic() + STREAM_SECONDS
+            last, stop = seen, time.monotonic() + seconds
             shows = None  # the cash the page shows, when the stream knows it
             while time.monotonic() < stop and not live.stopped.is_set():
                 waited = Waiting(live, followed, last, keys, keepalive)
@@ -291,6 +296,32 @@ def stream(page: Page, path: str) -> Response:
         locale = parsed(reader[0])
         return CarriedStream(events(), takeover, locale, mimetype=EVENTS, headers=HEADERS)
     return Response(stream_with_context(blocking(events())), mimetype=EVENTS, headers=HEADERS)
+
+
+def homed(game_id: str) -> HandedAway | float:
+    """Under gunicorn with several workers, the stream handed to its game's home worker,
+    which carries it (app/stream_homes.py); else the seconds it may last here: STREAM_SECONDS,
+    or AWAY_SECONDS away from a home that could not take it (booting, restarting), after
+    which the page reconnects and finds it."""
+    environ = request.environ
+    homes, takeover = environ.get(HOMES), environ.get(TAKEOVER)
+    if homes is None or takeover is None or environ.get(MOVED) or homes.is_home(game_id):
+        return STREAM_SECONDS
+    door = homes.door(game_id)
+    if door is None or not hand(door, takeover.socket, request_text(environ)):
+        return AWAY_SECONDS
+    return HandedAway(takeover)
+
+
+class HandedAway(Response):
+    """The answer of a stream handed to another worker: nothing more written here."""
+
+    def __init__(self, takeover) -> None:
+        super().__init__(mimetype=EVENTS, headers=HEADERS)
+        self.takeover = takeover
+
+    def __call__(self, environ, start_response):
+        return self.takeover.handed_away(self.status)
 
 
 def blocking(events: Generator) -> Iterator[str]:

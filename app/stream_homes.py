@@ -1,0 +1,180 @@
+"""Under gunicorn, a game's live streams in one worker: its home.
+
+Every worker that holds a page of a game reads the game's row at each new version, parses it
+and works out what its pages share (app/snapshots.py, app/web/shared.py). A table's 7 pages
+spread over 4 workers did that up to 4 times per action (docs/PERFORMANCE.md, fan-out). So
+each worker claims a slot, 0 to workers - 1, as a listening UNIX socket in Linux's abstract
+namespace (it goes with its process: nothing to clean up after a crash), named after the
+server (gunicorn's master, its addresses, its database); a game's home is the slot
+crc32(game id) % workers. A stream that opens in another worker hands its connection (the
+socket itself, over SCM_RIGHTS) and its request's text to the home, which runs the request
+again as its own, and carries the stream from there.
+
+Homing only saves work. A home that cannot be reached (a worker booting or restarting, the
+old workers of a reload still holding the slots, TLS in gunicorn, not Linux) leaves the
+stream where it opened; a handed stream is never handed again; only a worker of the same
+user may hand one (the socket's peer credentials), and only a live stream is run for it.
+Imported by the gunicorn worker and the streams: no Flask here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import struct
+import zlib
+from collections.abc import Callable
+
+HOMES = "tablebank.homes"  # the environ's key for the worker's Homes
+MOVED = "tablebank.moved"  # the environ's key of a request a worker handed here
+MOST = 256 * 1024  # bytes of a handed request's text (gunicorn's own caps are below it)
+# What a request is made of besides its headers; the rest of its environ is the server's own.
+REQUEST = (
+    "REQUEST_METHOD",
+    "SCRIPT_NAME",
+    "PATH_INFO",
+    "QUERY_STRING",
+    "RAW_URI",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "SERVER_PROTOCOL",
+    "REMOTE_ADDR",
+    "REMOTE_PORT",
+    "CONTENT_TYPE",
+    "CONTENT_LENGTH",
+    "wsgi.url_scheme",
+)
+CREDENTIALS = struct.Struct("3i")  # SO_PEERCRED: pid, uid, gid
+
+
+def door_name(server: str, slot: int) -> bytes:
+    """The abstract address (a leading NUL) of slot `slot` of the server `server` names."""
+    return b"\0tablebank-homes-" + f"{server}-{slot}".encode()
+
+
+def server_name(master: int, binds: list[str], database: str) -> str:
+    """What tells this server's workers from another's on the same host: its master's pid,
+    the addresses it listens on and its database (a container's master is often pid 1)."""
+    named = json.dumps([master, sorted(binds), database])
+    return hashlib.sha256(named.encode()).hexdigest()[:24]
+
+
+def is_stream(environ: dict) -> bool:
+    """Whether a request is one a home runs: a live stream's GET (or HEAD)."""
+    method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO", "")
+    return method in ("GET", "HEAD") and path.endswith("/live")
+
+
+class Homes:
+    """One worker's view of the homes: its own slot, once claimed, and the others' doors."""
+
+    def __init__(self, server: str, slots: int) -> None:
+        self.server, self.slots = server, slots
+        self.slot: int | None = None
+
+    def claim(self) -> socket.socket | None:
+        """A free slot's listening socket, now this worker's; None if every slot is taken
+        (the old workers of a reload still serve) or there is no abstract namespace."""
+        for slot in range(self.slots):
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                listener.bind(door_name(self.server, slot))
+            except OSError:
+                listener.close()
+                continue
+            listener.listen(64)
+            self.slot = slot
+            return listener
+        return None
+
+    def home_of(self, game_id: str) -> int:
+        return zlib.crc32(game_id.encode()) % self.slots
+
+    def is_home(self, game_id: str) -> bool:
+        """Whether this worker is the game's home (so is the only worker of a server)."""
+        return self.slots < 2 or self.home_of(game_id) == self.slot
+
+    def door(self, game_id: str) -> socket.socket | None:
+        """A connection to the game's home (another worker); None if it cannot be reached."""
+        door = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            door.connect(door_name(self.server, self.home_of(game_id)))
+        except OSError:
+            door.close()
+            return None
+        return door
+
+
+def request_text(environ: dict) -> bytes:
+    """What the home needs to run the request again: its line and headers as the server read
+    them (a proxy fix's changes undone: the home's app applies it again)."""
+    sent = {k: v for k, v in environ.items() if isinstance(v, str) and is_request(k)}
+    original = environ.get("werkzeug.proxy_fix.orig") or {}
+    sent.update({k: v for k, v in original.items() if isinstance(v, str)})
+    return json.dumps(sent).encode()
+
+
+def is_request(key: str) -> bool:
+    return key in REQUEST or key.startswith("HTTP_")
+
+
+def hand(door: socket.socket, connection: socket.socket, text: bytes) -> bool:
+    """Give `connection` and its request's `text` to the home behind `door`: whether it took
+    them (else the connection is still this worker's to answer)."""
+    try:
+        socket.send_fds(door, [text], [connection.fileno()])
+        door.shutdown(socket.SHUT_WR)
+        return door.recv(1) == b"1"  # the home has the connection: it answers from here on
+    except OSError:
+        return False
+    finally:
+        door.close()
+
+
+def handed(conn: socket.socket) -> tuple[socket.socket, dict] | None:
+    """A connection a worker of the same user handed over, and its request's environ text;
+    None (and nothing kept) for anything else."""
+    pid, uid, _gid = CREDENTIALS.unpack(
+        conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, CREDENTIALS.size)
+    )
+    if uid != os.getuid():
+        return None
+    text, fds, _flags, _address = socket.recv_fds(conn, MOST, 1)
+    connection = socket.socket(fileno=fds[0]) if fds else None
+    while text and len(text) <= MOST:
+        more = conn.recv(MOST)
+        if not more:
+            break
+        text += more
+    try:
+        request = json.loads(text) if connection is not None and len(text) <= MOST else None
+    except ValueError:
+        request = None
+    if not isinstance(request, dict) or not is_stream(request):
+        if connection is not None:
+            connection.close()
+        return None
+    return connection, {k: str(v) for k, v in request.items() if is_request(k)}
+
+
+def received(conn: socket.socket, run: Callable[[socket.socket, dict], None]) -> None:
+    """Take what a worker hands over on `conn` and `run(connection, request)` it here."""
+    with conn:
+        found = handed(conn)
+        if found is None:
+            return
+        conn.sendall(b"1")
+    run(*found)
+
+
+def whole_answer(status: str, headers: list[tuple[str, str]], body: bytes) -> bytes:
+    """An answer the home's app gave that is not a carried stream (a 404, a HEAD), in full,
+    on a connection closed after it."""
+    lines = [f"HTTP/1.1 {status}"]
+    for name, value in headers:
+        if name.lower() not in ("connection", "content-length", "transfer-encoding"):
+            lines.append(f"{name}: {value}")
+    lines += [f"Content-Length: {len(body)}", "Connection: close"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body

@@ -1,0 +1,167 @@
+"""A game's live pages carried by one gunicorn worker, its home (app/stream_homes.py): a
+stream that opens in another worker is handed there with its connection, and every page
+still hears every action."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+from tablebank.stream_homes import Homes, door_name, hand, received, request_text, server_name
+
+from ..servers import eventually
+from .test_live import Stream, balance_shown
+
+HOMED = "carries the live streams of slot"
+
+
+def owners(server, client_ports: set[int]) -> dict[int, int]:
+    """Which process holds the server's end of each connection from `client_ports`: pid ->
+    how many (from /proc: the connections' socket inodes, then each process's descriptors)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote = (int(fields[i].rsplit(":", 1)[1], 16) for i in (1, 2))
+        if local == server.port and remote in client_ports:
+            inodes.add(fields[9])
+    held: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            links = [os.readlink(fd) for fd in (entry / "fd").iterdir()]
+        except OSError:
+            continue
+        for link in links:
+            found = re.fullmatch(r"socket:\[(\d+)\]", link)
+            if found and found.group(1) in inodes:
+                held[int(entry.name)] = held.get(int(entry.name), 0) + 1
+    return held
+
+
+def client_port(stream: Stream) -> int:
+    return stream.response.fp.raw._sock.getsockname()[1]
+
+
+def test_a_game_s_live_pages_are_all_carried_by_one_worker(own_server):
+    """Nine pages of one game opened on a server of three workers (gunicorn spreads the
+    connections over them) all end up in the game's home worker, and each shows every action
+    with the right cash."""
+    eventually(lambda: own_server.output().count(HOMED) == own_server.workers, "homes claimed")
+    game_id, key = own_server.new_game()
+    tokens = own_server.player_tokens(game_id, key)
+    streams = [Stream(own_server, token) for token in tokens * 3]
+    try:
+        for version in (1, 2):
+            pay = {"kind": "bank_pay", "player": 1, "amount": 25}
+            status, _ = own_server.call("POST", f"/api/games/{game_id}/actions", pay, key)
+            assert status == 201
+            assert [stream.next_version() for stream in streams] == [version] * len(streams)
+        bea = [stream for stream in streams if stream.token == tokens[1]]
+        # Bea's phones: 5,000 and two payments of 25.
+        assert {balance_shown(stream.shown) for stream in bea} == {"$5,050"}
+        held = owners(own_server, {client_port(stream) for stream in streams})
+        assert list(held.values()) == [len(streams)]  # one process holds all nine
+        (home,) = held
+        assert home != own_server.process.pid  # a worker, not gunicorn's master
+        assert "Traceback" not in own_server.output()
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+# -- the homes themselves, in this process ----------------------------------------------------
+
+
+def test_each_worker_claims_its_own_slot_and_a_slot_is_free_again_once_let_go():
+    server = server_name(os.getpid(), ["127.0.0.1:0"], "sqlite:///claims")
+    first, second, third = Homes(server, 2), Homes(server, 2), Homes(server, 2)
+    listeners = [first.claim(), second.claim()]
+    try:
+        assert (first.slot, second.slot) == (0, 1)
+        assert third.claim() is None  # every slot taken: the third serves its streams itself
+        elsewhere = Homes(server_name(os.getpid(), ["127.0.0.1:1"], "sqlite:///claims"), 2)
+        other = elsewhere.claim()  # another server's slots are its own
+        assert other is not None and elsewhere.slot == 0
+        other.close()
+        listeners.pop().close()
+        again = third.claim()
+        assert again is not None and third.slot == 1
+        listeners.append(again)
+    finally:
+        for listener in listeners:
+            listener.close()
+
+
+def test_a_home_not_claimed_cannot_be_reached():
+    homes = Homes(server_name(os.getpid(), [], "sqlite:///nobody"), 3)
+    game_id = next(g for g in ("a", "b", "c", "d") if homes.home_of(g) == 2)
+    assert not homes.is_home(game_id)
+    assert homes.door(game_id) is None
+
+
+STREAM = {"REQUEST_METHOD": "GET", "PATH_INFO": "/p/token/live", "HTTP_COOKIE": "session=1"}
+
+
+def handed_over(request: dict) -> tuple[bool, list, socket.socket]:
+    """`request` handed from a worker to a home over a real door, with one end of a socket
+    pair as its connection: whether the home took it, what it ran, the other end."""
+    homes = Homes(server_name(os.getpid(), [], f"sqlite:///{id(request)}"), 1)
+    listener = homes.claim()
+    page, connection = socket.socketpair()
+    ran: list = []
+
+    def home() -> None:
+        door, _ = listener.accept()
+        received(door, lambda conn, environ: ran.append((conn, environ)))
+
+    thread = threading.Thread(target=home)
+    thread.start()
+    door = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    door.connect(door_name(homes.server, 0))
+    taken = hand(door, connection, request_text(request))
+    thread.join()
+    listener.close()
+    connection.close()  # the worker that handed it lets its own go
+    return taken, ran, page
+
+
+def test_a_handed_stream_arrives_with_its_request_and_its_connection():
+    taken, ran, page = handed_over({**STREAM, "wsgi.input": object(), "tablebank.x": 1})
+    with page:
+        assert taken
+        ((connection, environ),) = ran
+        assert environ == STREAM  # its line and headers, nothing of the server's own
+        with connection:
+            connection.sendall(b"HTTP/1.1 200 OK\r\n")  # the home answers on it
+        assert page.recv(100) == b"HTTP/1.1 200 OK\r\n"
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"REQUEST_METHOD": "POST", "PATH_INFO": "/api/games"},
+        {"REQUEST_METHOD": "GET", "PATH_INFO": "/g/abc/codes"},
+    ],
+)
+def test_a_home_runs_nothing_but_a_live_stream(request_):
+    taken, ran, page = handed_over(request_)
+    with page:
+        assert not taken and ran == []
+        assert page.recv(100) == b""  # the connection was closed, nothing run for it
+
+
+def test_a_proxy_fix_s_changes_are_undone_for_the_home_s_app_to_make_again():
+    fixed = {
+        **STREAM,
+        "REMOTE_ADDR": "203.0.113.9",
+        "werkzeug.proxy_fix.orig": {"REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": None},
+    }
+    sent = json.loads(request_text(fixed))
+    assert sent["REMOTE_ADDR"] == "127.0.0.1"
+    assert "werkzeug.proxy_fix.orig" not in sent
