@@ -4,6 +4,7 @@ still hears every action."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -73,6 +74,25 @@ def test_a_game_s_live_pages_are_all_carried_by_one_worker(own_server):
     finally:
         for stream in streams:
             stream.close()
+
+
+def test_a_live_page_s_head_is_answered_whichever_worker_it_reaches(own_server):
+    """HEAD is a stream's request a home answers without carrying a stream: the answer is
+    written whole by the home for the connections handed to it (about two in three here)."""
+    eventually(lambda: own_server.output().count(HOMED) == own_server.workers, "homes claimed")
+    game_id, key = own_server.new_game()
+    tokens = own_server.player_tokens(game_id, key)
+    for token in tokens * 3:
+        connection = http.client.HTTPConnection("127.0.0.1", own_server.port, timeout=60)
+        try:
+            connection.request("HEAD", f"/p/{token}/live")
+            answer = connection.getresponse()
+            assert answer.status == 200
+            assert answer.getheader("Content-Type").startswith("text/event-stream")
+            assert answer.read() == b""
+        finally:
+            connection.close()
+    assert "Traceback" not in own_server.output()
 
 
 # -- the homes themselves, in this process ----------------------------------------------------
