@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import sys
 import time
+import zlib
 from pathlib import Path
 
 from . import clients, common
@@ -47,12 +48,17 @@ def rss_each(server: common.Server) -> dict[int, int]:
     return found
 
 
-def warming_games(server: common.Server) -> int:
+def warming_games(server: common.Server, games: list) -> list:
     """Games whose pages open before the "before": one per process that serves pages (one for
     the command; one per gunicorn worker, its master serving none), so that each process's
-    first page (its code paths, templates, watcher) is not counted as a page's cost."""
-    processes = server.usage()["processes"]
-    return max(1, processes - 1)
+    first page (its code paths, templates, watcher) is not counted as a page's cost. Under
+    gunicorn a game's pages all go to its home worker, crc32(game id) % workers
+    (app/stream_homes.py): one game of each home."""
+    serving = max(1, server.usage()["processes"] - 1)
+    homes: dict[int, object] = {}
+    for game in games[:-1]:
+        homes.setdefault(zlib.crc32(game.id.encode()) % serving, game)
+    return list(homes.values())
 
 
 async def open_game(session, server, game, tally) -> list:
@@ -90,20 +96,21 @@ async def measure(server, args) -> dict:
     games = [common.Game(caller) for _ in range(args.games)]
     tally = clients.Tally()
     async with clients.aiohttp.ClientSession(connector=clients.connector()) as session:
-        warm = min(warming_games(server), len(games) - 1)
+        warm = warming_games(server, games)
+        measured = [game for game in games if game not in warm]
         first = []
-        for game in games[:warm]:
+        for game in warm:
             first += await open_game(session, server, game, tally)
         await clients.open_pages(first, rate=50, timeout=30)
-        await act_and_wait(server, session, games[:warm], first, args.timeout)
+        await act_and_wait(server, session, warm, first, args.timeout)
         await asyncio.sleep(1)
         before, each_before = rss_kib(server), rss_each(server)
         rest = []
-        for game in games[warm:]:
+        for game in measured:
             rest += await open_game(session, server, game, tally)
         await clients.open_pages(rest, rate=args.open_rate, timeout=args.timeout)
         opened = sum(page.opened.is_set() for page in rest)
-        behind = await act_and_wait(server, session, games[warm:], rest, args.timeout)
+        behind = await act_and_wait(server, session, measured, rest, args.timeout)
         after, each_after = [], {}
         for _ in range(2):
             await asyncio.sleep(1)
@@ -114,7 +121,7 @@ async def measure(server, args) -> dict:
     per_page = (max(after) - before) / max(opened, 1)
     grown = [round((kib - each_before.get(pid, 0)) / 1024, 1) for pid, kib in each_after.items()]
     return {
-        "warming_games": warm,
+        "warming_games": len(warm),
         "grown_mib_per_process": sorted(grown, reverse=True),
         "pages": opened,
         "rss_before_mib": round(before / 1024, 1),
