@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import re
+import signal
 import socket
 import threading
 from pathlib import Path
@@ -71,6 +72,32 @@ def test_a_game_s_live_pages_are_all_carried_by_one_worker(own_server):
         (home,) = held
         assert home != own_server.process.pid  # a worker, not gunicorn's master
         assert "Traceback" not in own_server.output()
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_a_home_killed_is_claimed_again_by_the_worker_that_replaces_it(own_server):
+    """A worker killed (a crash, gunicorn's timeout) lets its slot go with its process; the
+    worker gunicorn starts in its place claims it, and the pages that reconnect (as
+    EventSource does) are carried there, all of them, hearing every action."""
+    eventually(lambda: own_server.output().count(HOMED) == own_server.workers, "homes claimed")
+    game_id, key = own_server.new_game()
+    tokens = own_server.player_tokens(game_id, key)
+    streams = [Stream(own_server, token) for token in tokens * 2]
+    (home,) = owners(own_server, {client_port(stream) for stream in streams})
+    os.kill(home, signal.SIGKILL)
+    for stream in streams:
+        stream.close()
+    eventually(lambda: own_server.output().count(HOMED) == own_server.workers + 1, "reclaimed")
+    streams = [Stream(own_server, token) for token in tokens * 2]
+    try:
+        pay = {"kind": "bank_pay", "player": 0, "amount": 5}
+        assert own_server.call("POST", f"/api/games/{game_id}/actions", pay, key)[0] == 201
+        assert [stream.next_version() for stream in streams] == [1] * len(streams)
+        held = owners(own_server, {client_port(stream) for stream in streams})
+        assert list(held.values()) == [len(streams)]
+        assert home not in held
     finally:
         for stream in streams:
             stream.close()
