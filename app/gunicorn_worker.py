@@ -96,8 +96,14 @@ class Worker(GeventWorker):
 
     def run(self):
         config = getattr(self.flask, "config", {})
-        # A TLS connection cannot be handed to another process: its session is this one's.
-        if config.get("LIVE_HOMES") and self.cfg.workers > 1 and not self.cfg.is_ssl:
+        # A TLS connection cannot be handed to another process (its session is this one's);
+        # the homes' sockets are in Linux's abstract namespace.
+        if (
+            config.get("LIVE_HOMES")
+            and self.cfg.workers > 1
+            and not self.cfg.is_ssl
+            and sys.platform.startswith("linux")
+        ):
             database = config.get("SQLALCHEMY_DATABASE_URI", "")
             server = server_name(os.getppid(), list(self.cfg.bind), str(database))
             self.homes = Homes(server, self.cfg.workers)

@@ -47,6 +47,7 @@ REQUEST = (
     "wsgi.url_scheme",
 )
 CREDENTIALS = struct.Struct("3i")  # SO_PEERCRED: pid, uid, gid
+BACKLOG = 1024  # hand-overs waiting for the home to take them: a thousand pages reconnecting
 
 
 def door_name(server: str, slot: int) -> bytes:
@@ -84,7 +85,7 @@ class Homes:
             except OSError:
                 listener.close()
                 continue
-            listener.listen(64)
+            listener.listen(BACKLOG)
             self.slot = slot
             return listener
         return None
@@ -136,7 +137,7 @@ def hand(door: socket.socket, connection: socket.socket, text: bytes) -> bool:
 def handed(conn: socket.socket) -> tuple[socket.socket, dict] | None:
     """A connection a worker of the same user handed over, and its request's environ text;
     None (and nothing kept) for anything else."""
-    pid, uid, _gid = CREDENTIALS.unpack(
+    _pid, uid, _gid = CREDENTIALS.unpack(
         conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, CREDENTIALS.size)
     )
     if uid != os.getuid():
@@ -160,12 +161,20 @@ def handed(conn: socket.socket) -> tuple[socket.socket, dict] | None:
 
 
 def received(conn: socket.socket, run: Callable[[socket.socket, dict], None]) -> None:
-    """Take what a worker hands over on `conn` and `run(connection, request)` it here."""
+    """Take what a worker hands over on `conn` and `run(connection, request)` it here. The
+    worker waits for the word that it was taken, without a time limit: were it to give up
+    and answer the page itself, both might write on the connection."""
+    found = None
     with conn:
-        found = handed(conn)
-        if found is None:
+        try:
+            found = handed(conn)
+            if found is None:
+                return
+            conn.sendall(b"1")
+        except OSError:  # the worker that handed it is gone: so is its page's connection
+            if found is not None:
+                found[0].close()
             return
-        conn.sendall(b"1")
     run(*found)
 
 
