@@ -144,6 +144,7 @@ class Worker(GeventWorker):
             "wsgi.run_once": False,
             "gunicorn.socket": connection,
             TAKEOVER: takeover,
+            HOMES: self.homes,  # whether this worker is the game's home, or stands in for it
             MOVED: True,
         }
         said: list = []

@@ -10,10 +10,13 @@ crc32(game id) % workers. A stream that opens in another worker hands its connec
 socket itself, over SCM_RIGHTS) and its request's text to the home, which runs the request
 again as its own, and carries the stream from there.
 
-Homing only saves work. A home that cannot be reached (a worker booting or restarting, the
-old workers of a reload still holding the slots, TLS in gunicorn, not Linux) leaves the
-stream where it opened; a handed stream is never handed again; only a worker of the same
-user may hand one (the socket's peer credentials), and only a live stream is run for it.
+Homing only saves work. While no worker holds a game's slot (one booting or restarting, a
+server run with fewer workers since), the next slot that is held stands in, and the streams
+it carries end after a short while, so that the pages reconnect and find the home once it
+is back; with no slot at all (the old workers of a reload still holding them) a stream stays
+where it opened. A handed stream is never handed again; only a worker of the same user may
+hand one (the socket's peer credentials), and only a live stream is run for it. Off under
+TLS in gunicorn and off Linux.
 Imported by the gunicorn worker and the streams: no Flask here.
 """
 
@@ -98,14 +101,22 @@ class Homes:
         return self.slots < 2 or self.home_of(game_id) == self.slot
 
     def door(self, game_id: str) -> socket.socket | None:
-        """A connection to the game's home (another worker); None if it cannot be reached."""
-        door = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            door.connect(door_name(self.server, self.home_of(game_id)))
-        except OSError:
-            door.close()
-            return None
-        return door
+        """A connection to the game's home, or, while no worker holds its slot (one booting
+        or restarting; a server run with fewer workers since), to the next slot's that is
+        held: each worker finds the same one. None if this worker's slot comes first."""
+        home = self.home_of(game_id)
+        for step in range(self.slots):
+            slot = (home + step) % self.slots
+            if slot == self.slot:
+                return None
+            door = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                door.connect(door_name(self.server, slot))
+            except OSError:
+                door.close()
+                continue
+            return door
+        return None
 
 
 def request_text(environ: dict) -> bytes:

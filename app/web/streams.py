@@ -300,14 +300,16 @@ def stream(page: Page, path: str) -> Response:
 
 def homed(game_id: str) -> HandedAway | float:
     """Under gunicorn with several workers, the stream handed to its game's home worker,
-    which carries it (app/stream_homes.py); else the seconds it may last here: STREAM_SECONDS,
-    or AWAY_SECONDS away from a home that could not take it (booting, restarting), after
-    which the page reconnects and finds it."""
+    which carries it (app/stream_homes.py); else the seconds it may last here: STREAM_SECONDS
+    at home, AWAY_SECONDS in a worker that stands in for a home that cannot take it now
+    (booting, restarting), after which the page reconnects and finds it."""
     environ = request.environ
     homes, takeover = environ.get(HOMES), environ.get(TAKEOVER)
-    if homes is None or takeover is None or environ.get(MOVED) or homes.is_home(game_id):
+    if homes is None or takeover is None:
         return STREAM_SECONDS
-    door = homes.door(game_id)
+    if homes.is_home(game_id):
+        return STREAM_SECONDS
+    door = None if environ.get(MOVED) else homes.door(game_id)
     if door is None or not hand(door, takeover.socket, request_text(environ)):
         return AWAY_SECONDS
     return HandedAway(takeover)

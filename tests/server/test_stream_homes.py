@@ -11,15 +11,28 @@ import re
 import signal
 import socket
 import threading
+import zlib
 from pathlib import Path
 
 import pytest
 from tablebank.stream_homes import Homes, door_name, hand, received, request_text, server_name
 
-from ..servers import eventually
+from ..servers import HANG_GUARD, Server, eventually
 from .test_live import Stream, balance_shown
 
 HOMED = "carries the live streams of slot"
+CLAIMED = re.compile(r"\[(\d+)\] \[INFO\] tablebank: [^\n]*" + HOMED + r" (\d+)")  # pid, slot
+
+
+@pytest.fixture
+def homed(tmp_path, database_url):
+    """A gunicorn of three workers of this test's own, once each holds its slot; no rate
+    limit on new games (a test makes games until one's home is the slot it wants)."""
+    running = Server(database_url(tmp_path), env={"TABLEBANK_RATELIMIT_ENABLED": "false"})
+    running.start()
+    eventually(lambda: running.output().count(HOMED) == running.workers, "homes claimed")
+    yield running
+    running.close()
 
 
 def owners(server, client_ports: set[int]) -> dict[int, int]:
@@ -46,71 +59,103 @@ def owners(server, client_ports: set[int]) -> dict[int, int]:
     return held
 
 
+def holder(server, streams: list[Stream]) -> int:
+    """The one process that holds the server's end of every stream's connection. A worker
+    that handed a connection lets its own descriptor go just after the home has answered on
+    it, so for a moment both may hold it: looked at until one alone does."""
+    ports = {client_port(stream) for stream in streams}
+
+    def alone():
+        held = owners(server, ports)
+        return next(iter(held)) if list(held.values()) == [len(streams)] else None
+
+    return eventually(alone, "one process holding every page's connection")
+
+
 def client_port(stream: Stream) -> int:
     return stream.response.fp.raw._sock.getsockname()[1]
 
 
-def test_a_game_s_live_pages_are_all_carried_by_one_worker(own_server):
+def test_a_game_s_live_pages_are_all_carried_by_one_worker(homed):
     """Nine pages of one game opened on a server of three workers (gunicorn spreads the
     connections over them) all end up in the game's home worker, and each shows every action
     with the right cash."""
-    eventually(lambda: own_server.output().count(HOMED) == own_server.workers, "homes claimed")
-    game_id, key = own_server.new_game()
-    tokens = own_server.player_tokens(game_id, key)
-    streams = [Stream(own_server, token) for token in tokens * 3]
+    game_id, key = homed.new_game()
+    tokens = homed.player_tokens(game_id, key)
+    streams = [Stream(homed, token) for token in tokens * 3]
     try:
         for version in (1, 2):
             pay = {"kind": "bank_pay", "player": 1, "amount": 25}
-            status, _ = own_server.call("POST", f"/api/games/{game_id}/actions", pay, key)
+            status, _ = homed.call("POST", f"/api/games/{game_id}/actions", pay, key)
             assert status == 201
             assert [stream.next_version() for stream in streams] == [version] * len(streams)
         bea = [stream for stream in streams if stream.token == tokens[1]]
         # Bea's phones: 5,000 and two payments of 25.
         assert {balance_shown(stream.shown) for stream in bea} == {"$5,050"}
-        held = owners(own_server, {client_port(stream) for stream in streams})
-        assert list(held.values()) == [len(streams)]  # one process holds all nine
-        (home,) = held
-        assert home != own_server.process.pid  # a worker, not gunicorn's master
-        assert "Traceback" not in own_server.output()
+        home = holder(homed, streams)  # one process holds all nine
+        assert home != homed.process.pid  # a worker, not gunicorn's master
+        assert "Traceback" not in homed.output()
     finally:
         for stream in streams:
             stream.close()
 
 
-def test_a_home_killed_is_claimed_again_by_the_worker_that_replaces_it(own_server):
+def test_a_home_killed_is_claimed_again_by_the_worker_that_replaces_it(homed):
     """A worker killed (a crash, gunicorn's timeout) lets its slot go with its process; the
     worker gunicorn starts in its place claims it, and the pages that reconnect (as
     EventSource does) are carried there, all of them, hearing every action."""
-    eventually(lambda: own_server.output().count(HOMED) == own_server.workers, "homes claimed")
-    game_id, key = own_server.new_game()
-    tokens = own_server.player_tokens(game_id, key)
-    streams = [Stream(own_server, token) for token in tokens * 2]
-    (home,) = owners(own_server, {client_port(stream) for stream in streams})
+    game_id, key = homed.new_game()
+    tokens = homed.player_tokens(game_id, key)
+    streams = [Stream(homed, token) for token in tokens * 2]
+    home = holder(homed, streams)
     os.kill(home, signal.SIGKILL)
     for stream in streams:
         stream.close()
-    eventually(lambda: own_server.output().count(HOMED) == own_server.workers + 1, "reclaimed")
-    streams = [Stream(own_server, token) for token in tokens * 2]
+    eventually(lambda: homed.output().count(HOMED) == homed.workers + 1, "reclaimed")
+    streams = [Stream(homed, token) for token in tokens * 2]
     try:
         pay = {"kind": "bank_pay", "player": 0, "amount": 5}
-        assert own_server.call("POST", f"/api/games/{game_id}/actions", pay, key)[0] == 201
+        assert homed.call("POST", f"/api/games/{game_id}/actions", pay, key)[0] == 201
         assert [stream.next_version() for stream in streams] == [1] * len(streams)
-        held = owners(own_server, {client_port(stream) for stream in streams})
-        assert list(held.values()) == [len(streams)]
-        assert home not in held
+        assert holder(homed, streams) != home
     finally:
         for stream in streams:
             stream.close()
 
 
-def test_a_live_page_s_head_is_answered_whichever_worker_it_reaches(own_server):
+def test_a_server_run_with_fewer_workers_since_still_carries_a_game_s_pages_in_one(homed):
+    """gunicorn told to run one worker fewer (SIGTTOU) stops one: no worker holds its slot
+    any more, and the games of that slot are carried by the next slot's worker, all their
+    pages in it."""
+    claimed = re.findall(CLAIMED, homed.output())
+    slots = {int(pid): int(slot) for pid, slot in claimed}
+    os.kill(homed.process.pid, signal.SIGTTOU)
+    stopped = eventually(
+        lambda: [pid for pid in slots if not Path(f"/proc/{pid}").exists()], "a worker stopped"
+    )
+    gone = slots[stopped[0]]
+    game_id, key = homed.new_game()
+    while zlib.crc32(game_id.encode()) % homed.workers != gone:
+        game_id, key = homed.new_game()
+    tokens = homed.player_tokens(game_id, key)
+    streams = [Stream(homed, token) for token in tokens * 2]
+    try:
+        pay = {"kind": "bank_pay", "player": 2, "amount": 5}
+        assert homed.call("POST", f"/api/games/{game_id}/actions", pay, key)[0] == 201
+        assert [stream.next_version() for stream in streams] == [1] * len(streams)
+        assert slots[holder(homed, streams)] == (gone + 1) % homed.workers
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_a_live_page_s_head_is_answered_whichever_worker_it_reaches(homed):
     """HEAD is a stream's request a home answers without carrying a stream: the answer is
     written whole by the home for the connections handed to it (about two in three here)."""
-    eventually(lambda: own_server.output().count(HOMED) == own_server.workers, "homes claimed")
-    game_id, key = own_server.new_game()
-    tokens = own_server.player_tokens(game_id, key)
+    game_id, key = homed.new_game()
+    tokens = homed.player_tokens(game_id, key)
     for token in tokens * 3:
-        connection = http.client.HTTPConnection("127.0.0.1", own_server.port, timeout=60)
+        connection = http.client.HTTPConnection("127.0.0.1", homed.port, timeout=60)
         try:
             connection.request("HEAD", f"/p/{token}/live")
             answer = connection.getresponse()
@@ -119,7 +164,7 @@ def test_a_live_page_s_head_is_answered_whichever_worker_it_reaches(own_server):
             assert answer.read() == b""
         finally:
             connection.close()
-    assert "Traceback" not in own_server.output()
+    assert "Traceback" not in homed.output()
 
 
 # -- the homes themselves, in this process ----------------------------------------------------
@@ -150,6 +195,28 @@ def test_a_home_not_claimed_cannot_be_reached():
     game_id = next(g for g in ("a", "b", "c", "d") if homes.home_of(g) == 2)
     assert not homes.is_home(game_id)
     assert homes.door(game_id) is None
+
+
+def test_while_a_game_s_home_is_away_the_next_slot_held_stands_in_for_it():
+    """Slot 2 of three is not held (its worker is booting, or the server runs with fewer
+    workers since): a game whose home it is goes to slot 0, the next one held, whichever
+    worker the page reached; the worker of slot 0 keeps it."""
+    server = server_name(os.getpid(), ["127.0.0.1:0"], "sqlite:///stand-in")
+    first, second = Homes(server, 3), Homes(server, 3)
+    listeners = [first.claim(), second.claim()]
+    try:
+        game_id = next(g for g in ("a", "b", "c", "d") if first.home_of(g) == 2)
+        assert not first.is_home(game_id) and not second.is_home(game_id)
+        assert first.door(game_id) is None  # slot 0 comes first after the missing home
+        door = second.door(game_id)
+        assert door is not None
+        door.close()
+        listeners[0].settimeout(HANG_GUARD)  # a hang guard: the connection is there already
+        accepted, _ = listeners[0].accept()  # slot 0's worker is the one it reached
+        accepted.close()
+    finally:
+        for listener in listeners:
+            listener.close()
 
 
 STREAM = {"REQUEST_METHOD": "GET", "PATH_INFO": "/p/token/live", "HTTP_COOKIE": "session=1"}
