@@ -82,16 +82,23 @@ class Homes:
         """A free slot's listening socket, now this worker's; None if every slot is taken
         (the old workers of a reload still serve) or there is no abstract namespace."""
         for slot in range(self.slots):
-            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                listener.bind(door_name(self.server, slot))
-            except OSError:
-                listener.close()
-                continue
-            listener.listen(BACKLOG)
-            self.slot = slot
-            return listener
+            listener = self.named(slot, "bind")
+            if listener is not None:
+                listener.listen(BACKLOG)
+                self.slot = slot
+                return listener
         return None
+
+    def named(self, slot: int, how: str) -> socket.socket | None:
+        """A UNIX socket bound to slot `slot`'s name (`how`: "bind") or connected to it
+        ("connect"); None if the name is taken, or no one holds it."""
+        made = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            getattr(made, how)(door_name(self.server, slot))
+        except OSError:
+            made.close()
+            return None
+        return made
 
     def home_of(self, game_id: str) -> int:
         return zlib.crc32(game_id.encode()) % self.slots
@@ -109,13 +116,9 @@ class Homes:
             slot = (home + step) % self.slots
             if slot == self.slot:
                 return None
-            door = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                door.connect(door_name(self.server, slot))
-            except OSError:
-                door.close()
-                continue
-            return door
+            door = self.named(slot, "connect")
+            if door is not None:
+                return door
         return None
 
 
