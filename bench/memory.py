@@ -25,8 +25,9 @@ import asyncio
 import contextlib
 import sys
 import time
-import zlib
 from pathlib import Path
+
+from tablebank.stream_homes import Homes
 
 from . import clients, common
 
@@ -52,12 +53,12 @@ def warming_games(server: common.Server, games: list) -> list:
     """Games whose pages open before the "before": one per process that serves pages (one for
     the command; one per gunicorn worker, its master serving none), so that each process's
     first page (its code paths, templates, watcher) is not counted as a page's cost. Under
-    gunicorn a game's pages all go to its home worker, crc32(game id) % workers
-    (app/stream_homes.py): one game of each home."""
-    serving = max(1, server.usage()["processes"] - 1)
+    gunicorn a game's pages all go to its home worker (app/stream_homes.py): one game of
+    each home."""
+    slots = Homes("", max(1, server.usage()["processes"] - 1))
     homes: dict[int, object] = {}
     for game in games[:-1]:
-        homes.setdefault(zlib.crc32(game.id.encode()) % serving, game)
+        homes.setdefault(slots.home_of(game.id), game)
     return list(homes.values())
 
 

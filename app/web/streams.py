@@ -305,9 +305,7 @@ def homed(game_id: str) -> HandedAway | float:
     (booting, restarting), after which the page reconnects and finds it."""
     environ = request.environ
     homes, takeover = environ.get(HOMES), environ.get(TAKEOVER)
-    if homes is None or takeover is None:
-        return STREAM_SECONDS
-    if homes.is_home(game_id):
+    if homes is None or takeover is None or homes.is_home(game_id):
         return STREAM_SECONDS
     door = None if environ.get(MOVED) else homes.door(game_id)
     if door is None or not hand(door, takeover.socket, request_text(environ)):
