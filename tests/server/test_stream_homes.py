@@ -229,10 +229,11 @@ def handed_over(request: dict) -> tuple[bool, list, socket.socket]:
     listener = homes.claim()
     page, connection = socket.socketpair()
     ran: list = []
+    heard: list = []
 
     def home() -> None:
         door, _ = listener.accept()
-        received(door, lambda conn, environ: ran.append((conn, environ)))
+        received(door, lambda conn, environ: ran.append((conn, environ)), heard.append)
 
     thread = threading.Thread(target=home)
     thread.start()
