@@ -17,7 +17,6 @@ from sqlalchemy.exc import IntegrityError
 
 from . import integrity, logbook, snapshots, writers
 from .db_setup import awaiting_commit
-from .home_news import tell_home
 from .inputs import clean_payload, clean_setup, clean_text
 from .live import announce, hand_over, watcher
 from .models import Action, Game, Player, db, new_game_id, now
@@ -295,8 +294,6 @@ def _perform(game_id, kind, payload, actor, key, expected_version) -> Done:
     known_state(game, outcome.state)  # the answer is drawn from the state just worked out
     if live.follows(game.id):
         snapshots.keep(game, outcome.state)  # what this process's live pages draw it from
-    else:  # under gunicorn, the worker whose pages show the game is told at once
-        tell_home(game, row, seats, cash)
     # The newest rows this process keeps move on without a read: for the live pages, and
     # for the page the action's answer leads to.
     logbook.appended(game, row, seats)

@@ -120,19 +120,13 @@ class Worker(GeventWorker):
                 gevent.sleep(CLAIM_AGAIN)
         if listener is None:
             return
-        door = StreamServer(listener, handle=self.at_the_door)
+        door = StreamServer(listener, handle=lambda conn, _: received(conn, self.run_handed))
         door.start()
         self.log.info("tablebank: this worker carries the live streams of slot %d", self.homes.slot)
         while self.alive:
             gevent.sleep(1.0)
         door.close()
         self.homes.slot = None
-
-    def at_the_door(self, conn, _address) -> None:
-        """A connection handed here by another worker, or a game's news (app/home_news.py)."""
-        from .home_news import heard  # Flask: never in gunicorn's master, which imports this
-
-        received(conn, self.run_handed, lambda news: heard(self.flask, news))
 
     def run_handed(self, connection, request: dict) -> None:
         """A stream's request another worker handed here, run as this worker's own."""

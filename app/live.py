@@ -204,13 +204,6 @@ class Watcher:
         with self.lock:
             return game_id in self.games
 
-    def awaits(self, game_id: str, version: int) -> bool:
-        """Whether some open page of this process follows the game and has not heard of
-        `version` yet."""
-        with self.lock:
-            followed = self.games.get(game_id)
-            return followed is not None and followed.version < version
-
     def shown(self, followed: Followed, version: int) -> bool:
         """A stream has shown the game at `version`: whether it was the last of the streams
         the latest news woke (then what was kept to draw that version is of no more use)."""

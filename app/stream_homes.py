@@ -8,9 +8,7 @@ namespace (it goes with its process: nothing to clean up after a crash), named a
 server (gunicorn's master, its addresses, its database); a game's home is the slot
 crc32(game id) % workers. A stream that opens in another worker hands its connection (the
 socket itself, over SCM_RIGHTS) and its request's text to the home, which runs the request
-again as its own, and carries the stream from there. A worker that did an action on a game
-tells the game's home through the same door what it committed (app/home_news.py), so that
-the home's pages need not read it.
+again as its own, and carries the stream from there.
 
 Homing only saves work. While no worker holds a game's slot (one booting or restarting, a
 server run with fewer workers since), the next slot that is held stands in, and the streams
@@ -35,10 +33,6 @@ from collections.abc import Callable
 HOMES = "tablebank.homes"  # the environ's key for the worker's Homes
 MOVED = "tablebank.moved"  # the environ's key of a request a worker handed here
 MOST = 256 * 1024  # bytes of a handed request's text (gunicorn's own caps are below it)
-NEWS = b"news\n"  # what a message that tells a game's home of a new version starts with
-NEWS_MOST = 8 * 1024 * 1024  # bytes of such a message: a game's whole row
-CHUNK = 64 * 1024  # bytes read at a time
-TELL_SECONDS = 1.0  # the most an acting request waits to tell the home (normally at once)
 # What a request is made of besides its headers; the rest of its environ is the server's own.
 REQUEST = (
     "REQUEST_METHOD",
@@ -154,64 +148,40 @@ def hand(door: socket.socket, connection: socket.socket, text: bytes) -> bool:
         door.close()
 
 
-def handed(text: bytes, fds: list[int]) -> tuple[socket.socket, dict] | None:
-    """The connection a worker handed over, and its request's environ text; None (and the
-    connection closed) for anything but a live stream's request."""
-    connection = socket.socket(fileno=fds[0])
-    try:
-        request = json.loads(text) if len(text) <= MOST else None
-    except ValueError:
-        request = None
-    if not isinstance(request, dict) or not is_stream(request):
-        connection.close()
-        return None
-    return connection, {k: str(v) for k, v in request.items() if is_request(k)}
-
-
-def message(conn: socket.socket) -> tuple[bytes, list[int]] | None:
-    """What a worker of the same user sent on `conn`, and the descriptors that came with it;
-    None from anyone else, or if it is too long."""
+def handed(conn: socket.socket) -> tuple[socket.socket, dict] | None:
+    """A connection a worker of the same user handed over, and its request's environ text;
+    None (and nothing kept) for anything else."""
     _pid, uid, _gid = CREDENTIALS.unpack(
         conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, CREDENTIALS.size)
     )
     if uid != os.getuid():
         return None
-    text, fds, _flags, _address = socket.recv_fds(conn, CHUNK, 1)
-    parts = [text]
-    while text and sum(map(len, parts)) <= NEWS_MOST:
-        more = conn.recv(CHUNK)
+    text, fds, _flags, _address = socket.recv_fds(conn, MOST, 1)
+    connection = socket.socket(fileno=fds[0]) if fds else None
+    while text and len(text) <= MOST:
+        more = conn.recv(MOST)
         if not more:
             break
-        parts.append(more)
-    text = b"".join(parts)
-    if len(text) > NEWS_MOST:
-        for fd in fds:
-            os.close(fd)
+        text += more
+    try:
+        request = json.loads(text) if connection is not None and len(text) <= MOST else None
+    except ValueError:
+        request = None
+    if not isinstance(request, dict) or not is_stream(request):
+        if connection is not None:
+            connection.close()
         return None
-    return text, fds
+    return connection, {k: str(v) for k, v in request.items() if is_request(k)}
 
 
-def received(
-    conn: socket.socket,
-    run: Callable[[socket.socket, dict], None],
-    heard: Callable[[bytes], None],
-) -> None:
-    """Take what a worker sends on `conn`: a connection, then `run(connection, request)` here,
-    or a game's news, then `heard(news)`. A worker that hands a connection waits for the word
-    that it was taken, without a time limit: were it to give up and answer the page itself,
-    both might write on the connection."""
+def received(conn: socket.socket, run: Callable[[socket.socket, dict], None]) -> None:
+    """Take what a worker hands over on `conn` and `run(connection, request)` it here. The
+    worker waits for the word that it was taken, without a time limit: were it to give up
+    and answer the page itself, both might write on the connection."""
     found = None
     with conn:
         try:
-            sent = message(conn)
-            if sent is None:
-                return
-            text, fds = sent
-            if not fds:
-                if text.startswith(NEWS):
-                    heard(text[len(NEWS) :])
-                return
-            found = handed(text, fds)
+            found = handed(conn)
             if found is None:
                 return
             conn.sendall(b"1")
@@ -220,19 +190,6 @@ def received(
                 found[0].close()
             return
     run(*found)
-
-
-def tell(door: socket.socket, news: bytes) -> None:
-    """Tell the home behind `door` of what an action has just committed (app/home_news.py):
-    no answer waited for. A home that does not hear it hears PostgreSQL's notice, or its
-    next look at SQLite."""
-    try:
-        door.settimeout(TELL_SECONDS)
-        door.sendall(NEWS + news)
-    except OSError:
-        pass
-    finally:
-        door.close()
 
 
 def whole_answer(status: str, headers: list[tuple[str, str]], body: bytes) -> bytes:

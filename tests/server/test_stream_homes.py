@@ -229,11 +229,10 @@ def handed_over(request: dict) -> tuple[bool, list, socket.socket]:
     listener = homes.claim()
     page, connection = socket.socketpair()
     ran: list = []
-    heard: list = []
 
     def home() -> None:
         door, _ = listener.accept()
-        received(door, lambda conn, environ: ran.append((conn, environ)), heard.append)
+        received(door, lambda conn, environ: ran.append((conn, environ)))
 
     thread = threading.Thread(target=home)
     thread.start()
