@@ -33,6 +33,7 @@ from collections.abc import Callable
 HOMES = "tablebank.homes"  # the environ's key for the worker's Homes
 MOVED = "tablebank.moved"  # the environ's key of a request a worker handed here
 MOST = 256 * 1024  # bytes of a handed request's text (gunicorn's own caps are below it)
+HAND_SECONDS = 30.0  # the most a worker waits for the home's word (a burst queues hand-overs)
 # What a request is made of besides its headers; the rest of its environ is the server's own.
 REQUEST = (
     "REQUEST_METHOD",
@@ -136,12 +137,22 @@ def is_request(key: str) -> bool:
 
 
 def hand(door: socket.socket, connection: socket.socket, text: bytes) -> bool:
-    """Give `connection` and its request's `text` to the home behind `door`: whether it took
-    them (else the connection is still this worker's to answer)."""
+    """Give `connection` and its request's `text` to the home behind `door`: whether it is
+    the home's now (else it is still this worker's to answer). A home that has not said
+    within HAND_SECONDS whether it took it (stuck, or far behind) is left with it: were this
+    worker to answer too, both might write on it; if the home never takes it, it is closed
+    with the door, and the page reconnects."""
     try:
         socket.send_fds(door, [text], [connection.fileno()])
         door.shutdown(socket.SHUT_WR)
+    except OSError:
+        door.close()
+        return False
+    try:
+        door.settimeout(HAND_SECONDS)
         return door.recv(1) == b"1"  # the home has the connection: it answers from here on
+    except TimeoutError:
+        return True
     except OSError:
         return False
     finally:
@@ -175,9 +186,9 @@ def handed(conn: socket.socket) -> tuple[socket.socket, dict] | None:
 
 
 def received(conn: socket.socket, run: Callable[[socket.socket, dict], None]) -> None:
-    """Take what a worker hands over on `conn` and `run(connection, request)` it here. The
-    worker waits for the word that it was taken, without a time limit: were it to give up
-    and answer the page itself, both might write on the connection."""
+    """Take what a worker hands over on `conn` and `run(connection, request)` it here, once
+    the worker has been told that it was taken (if it is gone, or gave up waiting, so is the
+    page's connection: it is closed unanswered)."""
     found = None
     with conn:
         try:

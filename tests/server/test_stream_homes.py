@@ -15,6 +15,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from tablebank import stream_homes
 from tablebank.stream_homes import Homes, door_name, hand, received, request_text, server_name
 
 from ..servers import HANG_GUARD, Server, eventually
@@ -254,6 +255,32 @@ def test_a_handed_stream_arrives_with_its_request_and_its_connection():
         with connection:
             connection.sendall(b"HTTP/1.1 200 OK\r\n")  # the home answers on it
         assert page.recv(100) == b"HTTP/1.1 200 OK\r\n"
+
+
+def test_a_home_that_does_not_take_a_stream_in_time_is_left_with_it(monkeypatch):
+    """The home is stuck (its door accepted, nothing read): the worker stops waiting after
+    HAND_SECONDS and writes nothing on the page's connection, and once the home lets the
+    door go, unread, the page sees its connection closed and reconnects, instead of hanging
+    for good."""
+    monkeypatch.setattr(stream_homes, "HAND_SECONDS", 0.2)
+    homes = Homes(server_name(os.getpid(), [], "sqlite:///stuck"), 1)
+    listener = homes.claim()
+    page, connection = socket.socketpair()
+    door = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    door.connect(door_name(homes.server, 0))
+    accepted, _ = listener.accept()  # and nothing more: the home is stuck
+    with page, listener:
+        said: list[bool] = []
+        worker = threading.Thread(
+            target=lambda: said.append(hand(door, connection, request_text(STREAM))), daemon=True
+        )
+        worker.start()
+        worker.join(HANG_GUARD)
+        assert said == [True]  # the home's now: not answered here
+        connection.close()  # the worker lets its own go
+        accepted.close()
+        page.settimeout(HANG_GUARD)
+        assert page.recv(100) == b""
 
 
 @pytest.mark.parametrize(
