@@ -145,10 +145,6 @@ def hand(door: socket.socket, connection: socket.socket, text: bytes) -> bool:
     try:
         socket.send_fds(door, [text], [connection.fileno()])
         door.shutdown(socket.SHUT_WR)
-    except OSError:
-        door.close()
-        return False
-    try:
         door.settimeout(HAND_SECONDS)
         return door.recv(1) == b"1"  # the home has the connection: it answers from here on
     except TimeoutError:

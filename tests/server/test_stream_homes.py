@@ -11,12 +11,11 @@ import re
 import signal
 import socket
 import threading
-import zlib
 from pathlib import Path
 
 import pytest
 from tablebank import stream_homes
-from tablebank.stream_homes import Homes, door_name, hand, received, request_text, server_name
+from tablebank.stream_homes import Homes, hand, received, request_text, server_name
 
 from ..servers import HANG_GUARD, Server, eventually
 from .test_live import Stream, balance_shown
@@ -136,7 +135,7 @@ def test_a_server_run_with_fewer_workers_since_still_carries_a_game_s_pages_in_o
     )
     gone = slots[stopped[0]]
     game_id, key = homed.new_game()
-    while zlib.crc32(game_id.encode()) % homed.workers != gone:
+    while Homes("", homed.workers).home_of(game_id) != gone:
         game_id, key = homed.new_game()
     tokens = homed.player_tokens(game_id, key)
     streams = [Stream(homed, token) for token in tokens * 2]
@@ -237,8 +236,7 @@ def handed_over(request: dict) -> tuple[bool, list, socket.socket]:
 
     thread = threading.Thread(target=home)
     thread.start()
-    door = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    door.connect(door_name(homes.server, 0))
+    door = homes.named(0, "connect")
     taken = hand(door, connection, request_text(request))
     thread.join()
     listener.close()
@@ -266,8 +264,7 @@ def test_a_home_that_does_not_take_a_stream_in_time_is_left_with_it(monkeypatch)
     homes = Homes(server_name(os.getpid(), [], "sqlite:///stuck"), 1)
     listener = homes.claim()
     page, connection = socket.socketpair()
-    door = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    door.connect(door_name(homes.server, 0))
+    door = homes.named(0, "connect")
     accepted, _ = listener.accept()  # and nothing more: the home is stuck
     with page, listener:
         said: list[bool] = []
