@@ -53,6 +53,17 @@ class Kept(Generic[V]):
                 del self._making[key]
             mine.set()
 
+    def passing(
+        self, key: Hashable, version: int, make: Callable[[V | None], V | None]
+    ) -> V | None:
+        """As `at`, for a request whose process draws no live page of it: the kept thing
+        if it is new enough, else `make(earlier)`, not kept."""
+        with self._lock:
+            found = self._items.get(key)
+        if found is not None and self.version_of(found) >= version:
+            return found
+        return make(found)
+
     def keep(self, key: Hashable, value: V) -> V:
         """Keep `value` for `key`, unless a later version is kept already (then that one)."""
         with self._lock:

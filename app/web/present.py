@@ -16,6 +16,7 @@ from ..rules.moves import Wait, waits
 from ..rules.state import HOTEL, DeedState, GameState, PlayerState
 from ..snapshots import worked_out
 from .filters import as_utc
+from .shared import keeping
 from .words import said
 
 
@@ -210,7 +211,9 @@ def own_history(game: Game, seat: int, limit: int) -> list[dict]:
 
 def own_history_at(game: Game, seat: int, limit: int, language: str) -> list[dict]:
     key = (game.id, seat, language, limit)
-    kept = _own.at(key, game.version, lambda earlier: own_grown(game, seat, limit, earlier))
+    kept = (_own.at if keeping() else _own.passing)(
+        key, game.version, lambda earlier: own_grown(game, seat, limit, earlier)
+    )
     if kept[0] != game.version:  # an older game object than the one kept
         return history(game, limit=limit, seat=seat)
     return kept[2]

@@ -19,12 +19,14 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 
-from flask import g, request, session
+from flask import g, has_app_context, request, session
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from ..kept import Kept
+from ..stream_homes import HOMES
+from .taps import ACTED
 
 MARK = secrets.token_hex(6)  # never in anything a user typed
 CSRF = f"csrf-{MARK}"
@@ -73,6 +75,8 @@ def for_page(
     both in this process. `draw()` draws it as `path`'s stream would; `signature()` and
     `fills()` say what the stream's own say (web/streams.py): `fills()` gives HTML."""
 
+    g.passing = passes_through(key[0])
+
     def drawn_here(_before) -> tuple[int, str, object, dict]:
         with_path = g.get("page_path")
         g.page_path = path  # where its refused forms go back to, as the stream's drawing says
@@ -84,6 +88,21 @@ def for_page(
 
     shown, html, put_in = drawn(key, version, drawn_here)
     return shown, Markup(own(html, generate_csrf(), shown, put_in))
+
+
+def passes_through(game_id: str) -> bool:
+    """Whether this request draws a page of a game whose live streams another gunicorn
+    worker carries (its home, app/stream_homes.py) and is not a tap's answer: then what it
+    draws (the part, its pieces, a player's own history) is not kept in this process, where
+    no stream of the game draws from it. A phone's page loads once and its stream goes
+    home; a tap's answer is kept, for the next tap of the page on the same connection."""
+    homes = request.environ.get(HOMES)
+    return homes is not None and not homes.is_home(game_id) and ACTED not in request.environ
+
+
+def keeping() -> bool:
+    """Whether what is drawn now is kept for the process's live pages (`passes_through`)."""
+    return not (has_app_context() and g.get("passing"))
 
 
 def drawing_shared() -> bool:
@@ -111,7 +130,9 @@ def drawn(key: tuple, version: int, draw: Callable) -> tuple[int, str, dict]:
     for the HTML when its signature says nothing it shows changed but its fills (the earlier
     HTML is kept on)."""
     fresh: list[tuple] = []  # what this call drew, if it did: not decompressed again
-    found = _drawn.at(key, version, lambda earlier: drawn_as_shared(draw, earlier, fresh))
+    found = (_drawn.at if keeping() else _drawn.passing)(
+        key, version, lambda earlier: drawn_as_shared(draw, earlier, fresh)
+    )
     if fresh and fresh[0][0] is found:
         return found[0], fresh[0][1], found[3]
     return found[0], zlib.decompress(found[1]).decode(), found[3]
@@ -154,6 +175,8 @@ def piece(shows: tuple, draw: Callable[[], str]) -> Markup:
             _pieces.move_to_end(key)
             return Markup(zlib.decompress(found).decode())
     drawn = Markup(draw())
+    if not keeping():
+        return drawn
     with _pieces_lock:
         _pieces[key] = zlib.compress(drawn.encode(), 1)
         while len(_pieces) > PIECES:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from functools import partial
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, g, render_template, request
 from markupsafe import Markup
 
 from .. import bank
@@ -27,6 +27,7 @@ TABLE_HISTORY = NEWEST  # the last actions the table screen shows
 def screen(token: str):
     game = game_by_table_token(token)
     bank.end_if_time_is_up(game)
+    g.passing = shared.passes_through(game.id)  # its stream goes home: its squares stay there
     return table_part(game, token, fragment=bool(request.args.get("fragment")))
 
 
