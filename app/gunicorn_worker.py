@@ -9,7 +9,9 @@ the connection's greenlet, holds none while it waits (app/web/carried.py), and c
 the cap until it ends (not in the worker's pool while it waits).
 
 With several workers, a game's live streams are carried by one of them, the game's home: a
-stream that opens in another worker is handed there, connection and all (app/stream_homes.py).
+stream that opens in another worker is handed there, connection and all, and so is a
+request that names its game, which the home answers and whose connection it keeps serving
+(app/stream_homes.py).
 
 The logger masks players' tokens and banker keys in the error and access logs (app/logs.py).
 
@@ -30,11 +32,26 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from .logs import mask_logger
 from .serving import (
+    BODY_LATE,
     TAKEOVER,
     ConnectionCap,
     HandedOver,
 )
-from .stream_homes import HOMES, MOVED, Homes, received, server_name, whole_answer
+from .stream_homes import (
+    BODY,
+    HOMES,
+    MOST_BODY,
+    MOVED,
+    Homes,
+    game_named,
+    hand,
+    is_stream,
+    keeps_alive,
+    received,
+    request_text,
+    server_name,
+    whole_answer,
+)
 
 CLAIM_AGAIN = 2.0  # seconds between a homeless worker's looks for a free slot
 
@@ -63,7 +80,37 @@ class Worker(GeventWorker):
             environ[TAKEOVER] = takeover
             if self.homes is not None:
                 environ[HOMES] = self.homes
+                if self.sent_home(environ, takeover):
+                    return takeover.handed_away("200 OK")
         return self.flask(environ, start_response)
+
+    def sent_home(self, environ, takeover) -> bool:
+        """A request that names its game, in a worker that is not the game's home: handed
+        there with its connection and its body (app/stream_homes.py), so that the game's
+        streams draw from what its action committed, in the same process; whether it went.
+        Else it is this worker's to answer, its body (read here) given to the app as read;
+        one that did not arrive in time is answered as the app answers a slow body."""
+        game = game_named(environ)
+        if game is None or is_stream(environ) or self.homes.is_home(game):
+            return False  # a stream is handed by its view, once it knows its game
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        if length > MOST_BODY or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            return False
+        body = self.body_of(environ, length)
+        environ["wsgi.input"] = io.BytesIO(body or b"")
+        door = None if body is None else self.homes.door(game)
+        return door is not None and hand(door, takeover.socket, request_text(environ, body))
+
+    def body_of(self, environ, length: int) -> bytes | None:
+        """The request's body, read whole in the time the app gives a body (serving.py);
+        None, and the app told (BODY_LATE), if it did not arrive in it."""
+        if not length:
+            return b""
+        config = self.flask.config
+        with gevent.Timeout(config["BODY_SECONDS"] + length / config["BODY_RATE"], False):
+            return environ["wsgi.input"].read(length)
+        environ[BODY_LATE] = True
+        return None
 
     def handle_request(self, listener_name, req, sock, addr):
         super().handle_request(listener_name, req, sock, addr)
@@ -129,14 +176,16 @@ class Worker(GeventWorker):
         self.homes.slot = None
 
     def run_handed(self, connection, request: dict) -> None:
-        """A stream's request another worker handed here, run as this worker's own."""
-        address = request.get("REMOTE_ADDR", "")
-        takeover = self.admitted(connection, (address, int(request.get("REMOTE_PORT") or 0)))
+        """A request another worker handed here, run as this worker's own: a live stream,
+        which takes the connection; else a request of a game's (a page, an action), after
+        whose answer the connection is served here as any other."""
+        address = (request.get("REMOTE_ADDR", ""), int(request.get("REMOTE_PORT") or 0))
+        takeover = self.admitted(connection, address)
         if takeover is None:
             return
         environ = {
-            **request,
-            "wsgi.input": io.BytesIO(),
+            **{k: v for k, v in request.items() if k != BODY},
+            "wsgi.input": io.BytesIO(request.get(BODY, b"")),
             "wsgi.errors": sys.stderr,
             "wsgi.version": (1, 0),
             "wsgi.multithread": True,
@@ -152,6 +201,7 @@ class Worker(GeventWorker):
         def start_response(status, headers, _exc_info=None):
             said[:] = [status, headers]
 
+        stays = not is_stream(request) and keeps_alive(request)
         try:
             answer = self.flask(environ, start_response)
             try:
@@ -159,13 +209,21 @@ class Worker(GeventWorker):
             finally:
                 getattr(answer, "close", lambda: None)()
             if not takeover.taken:
-                connection.sendall(whole_answer(said[0], said[1], body))
-                connection.close()
+                connection.sendall(whole_answer(said[0], said[1], body, close=not stays))
+                if not stays:
+                    connection.close()
         except BaseException:
             takeover.drop()
             connection.close()
             raise
         takeover.run()
+        if stays and not takeover.taken:
+            self.handle(self.listener_of(connection), connection, address)
+
+    def listener_of(self, connection):
+        """The listening socket of this worker a handed connection came in by."""
+        local = connection.getsockname()
+        return next((s for s in self.sockets if s.getsockname() == local), self.sockets[0])
 
 
 class Logger(GunicornLogger):

@@ -145,9 +145,10 @@ def bodies_in_time(app, body_limit: Callable[[], int | None]) -> None:
             seconds = app.config["BODY_SECONDS"] + (length or limit or 0) / app.config["BODY_RATE"]
             arrived = False
             try:
-                with gevent.Timeout(seconds, False):
-                    request.get_data(cache=True)  # what the form, JSON and views read
-                    arrived = True
+                if not request.environ.get(BODY_LATE):
+                    with gevent.Timeout(seconds, False):
+                        request.get_data(cache=True)  # what the form, JSON and views read
+                        arrived = True
             except HTTPException as error:  # over the limit (chunked), or the client left
                 return app.finalize_request(app.handle_user_exception(error))
             if not arrived:
@@ -163,6 +164,7 @@ def bodies_in_time(app, body_limit: Callable[[], int | None]) -> None:
 
 
 TAKEOVER = "tablebank.takeover"  # the environ's key for a connection's Takeover
+BODY_LATE = "tablebank.body_late"  # the server waited for the body in vain (gunicorn_worker)
 
 
 class HandedOver:

@@ -8,15 +8,17 @@ namespace (it goes with its process: nothing to clean up after a crash), named a
 server (gunicorn's master, its addresses, its database); a game's home is the slot
 crc32(game id) % workers. A stream that opens in another worker hands its connection (the
 socket itself, over SCM_RIGHTS) and its request's text to the home, which runs the request
-again as its own, and carries the stream from there.
+again as its own, and carries the stream from there. So does a banker's request that names
+its game (a page, a form, an API call), body and all: the home answers it and serves its
+connection from then on, so that the game's actions are done where its streams draw.
 
 Homing only saves work. While no worker holds a game's slot (one booting or restarting, a
 server run with fewer workers since), the next slot that is held stands in, and the streams
 it carries end after a short while, so that the pages reconnect and find the home once it
 is back; with no slot at all (the old workers of a reload still holding them) a stream stays
-where it opened. A handed stream is never handed again; only a worker of the same user may
-hand one (the socket's peer credentials), and only a live stream is run for it. Off under
-TLS in gunicorn and off Linux.
+where it opened. A handed request is never handed again; only a worker of the same user may
+hand one (the socket's peer credentials), and only a live stream or a GET or POST that names
+a game is run for it. Off under TLS in gunicorn and off Linux.
 Imported by the gunicorn worker and the streams: no Flask here.
 """
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import socket
 import struct
 import zlib
@@ -32,7 +35,11 @@ from collections.abc import Callable
 
 HOMES = "tablebank.homes"  # the environ's key for the worker's Homes
 MOVED = "tablebank.moved"  # the environ's key of a request a worker handed here
+BODY = "tablebank.body"  # a handed request's body (bytes), in what `handed` gives
 MOST = 256 * 1024  # bytes of a handed request's text (gunicorn's own caps are below it)
+MOST_BODY = 64 * 1024  # a body handed with its request (a form, an action); larger: not handed
+# The game a banker's page, form or API call names in its address (a phone's names a token)
+NAMED = re.compile(r"/(?:g|api/games)/([A-Za-z0-9_-]{1,64})(?:/|$)")
 HAND_SECONDS = 30.0  # the most a worker waits for the home's word (a burst queues hand-overs)
 # What a request is made of besides its headers; the rest of its environ is the server's own.
 REQUEST = (
@@ -67,9 +74,24 @@ def server_name(master: int, binds: list[str], database: str) -> str:
 
 
 def is_stream(environ: dict) -> bool:
-    """Whether a request is one a home runs: a live stream's GET (or HEAD)."""
+    """Whether a request is a live stream's GET (or HEAD)."""
     method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO", "")
     return method in ("GET", "HEAD") and path.endswith("/live")
+
+
+def game_named(environ: dict) -> str | None:
+    """The game a request of the banker's names in its address (a page, a form's POST, an API
+    call: `/g/<id>/...`, `/api/games/<id>/...`), if it is a GET or a POST; else None."""
+    if environ.get("REQUEST_METHOD") not in ("GET", "POST"):
+        return None
+    found = NAMED.match(environ.get("PATH_INFO", ""))
+    return found.group(1) if found else None
+
+
+def runs_at_home(environ: dict) -> bool:
+    """Whether a request is one a home runs for another worker: a live stream, or a request
+    that names its game (its connection then stays with the game's home)."""
+    return is_stream(environ) or game_named(environ) is not None
 
 
 class Homes:
@@ -123,13 +145,14 @@ class Homes:
         return None
 
 
-def request_text(environ: dict) -> bytes:
+def request_text(environ: dict, body: bytes = b"") -> bytes:
     """What the home needs to run the request again: its line and headers as the server read
-    them (a proxy fix's changes undone: the home's app applies it again)."""
+    them (a proxy fix's changes undone: the home's app applies it again), then a NUL (which
+    JSON text never holds) and its body, read whole."""
     sent = {k: v for k, v in environ.items() if isinstance(v, str) and is_request(k)}
     original = environ.get("werkzeug.proxy_fix.orig") or {}
     sent.update({k: v for k, v in original.items() if isinstance(v, str)})
-    return json.dumps(sent).encode()
+    return json.dumps(sent).encode() + b"\0" + body
 
 
 def is_request(key: str) -> bool:
@@ -143,7 +166,8 @@ def hand(door: socket.socket, connection: socket.socket, text: bytes) -> bool:
     worker to answer too, both might write on it; if the home never takes it, it is closed
     with the door, and the page reconnects."""
     try:
-        socket.send_fds(door, [text], [connection.fileno()])
+        sent = socket.send_fds(door, [text], [connection.fileno()])
+        door.sendall(text[sent:])  # a body may not go in one message
         door.shutdown(socket.SHUT_WR)
         door.settimeout(HAND_SECONDS)
         return door.recv(1) == b"1"  # the home has the connection: it answers from here on
@@ -156,8 +180,8 @@ def hand(door: socket.socket, connection: socket.socket, text: bytes) -> bool:
 
 
 def handed(conn: socket.socket) -> tuple[socket.socket, dict] | None:
-    """A connection a worker of the same user handed over, and its request's environ text;
-    None (and nothing kept) for anything else."""
+    """A connection a worker of the same user handed over, and its request's environ text
+    (its body under BODY); None (and nothing kept) for anything else."""
     _pid, uid, _gid = CREDENTIALS.unpack(
         conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, CREDENTIALS.size)
     )
@@ -170,15 +194,16 @@ def handed(conn: socket.socket) -> tuple[socket.socket, dict] | None:
         if not more:
             break
         text += more
+    head, _, body = text.partition(b"\0")
     try:
-        request = json.loads(text) if connection is not None and len(text) <= MOST else None
+        request = json.loads(head) if connection is not None and len(text) <= MOST else None
     except ValueError:
         request = None
-    if not isinstance(request, dict) or not is_stream(request):
+    if not isinstance(request, dict) or not runs_at_home(request):
         if connection is not None:
             connection.close()
         return None
-    return connection, {k: str(v) for k, v in request.items() if is_request(k)}
+    return connection, {**{k: str(v) for k, v in request.items() if is_request(k)}, BODY: body}
 
 
 def received(conn: socket.socket, run: Callable[[socket.socket, dict], None]) -> None:
@@ -199,12 +224,24 @@ def received(conn: socket.socket, run: Callable[[socket.socket, dict], None]) ->
     run(*found)
 
 
-def whole_answer(status: str, headers: list[tuple[str, str]], body: bytes) -> bytes:
-    """An answer the home's app gave that is not a carried stream (a 404, a HEAD), in full,
-    on a connection closed after it."""
+def whole_answer(
+    status: str, headers: list[tuple[str, str]], body: bytes, close: bool = True
+) -> bytes:
+    """An answer the home's app gave that is not a carried stream (a page, a 404, a HEAD),
+    in full; on a connection closed after it, unless `close` is False."""
     lines = [f"HTTP/1.1 {status}"]
     for name, value in headers:
         if name.lower() not in ("connection", "content-length", "transfer-encoding"):
             lines.append(f"{name}: {value}")
-    lines += [f"Content-Length: {len(body)}", "Connection: close"]
+    lines.append(f"Content-Length: {len(body)}")
+    if close:
+        lines.append("Connection: close")
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+
+def keeps_alive(request: dict) -> bool:
+    """Whether the client of a handed request expects its connection to stay open."""
+    asked = request.get("HTTP_CONNECTION", "").lower()
+    if request.get("SERVER_PROTOCOL") == "HTTP/1.0":
+        return "keep-alive" in asked
+    return "close" not in asked

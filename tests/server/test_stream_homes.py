@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from tablebank import stream_homes
-from tablebank.stream_homes import Homes, hand, received, request_text, server_name
+from tablebank.stream_homes import BODY, Homes, hand, received, request_text, server_name
 
 from ..servers import HANG_GUARD, Server, eventually
 from .test_live import Stream, balance_shown
@@ -98,6 +98,40 @@ def test_a_game_s_live_pages_are_all_carried_by_one_worker(homed):
     finally:
         for stream in streams:
             stream.close()
+
+
+def test_a_banker_s_connections_end_up_in_the_game_s_home_and_stay_there(homed):
+    """A banker's requests name their game (`/g/<id>/...`, `/api/games/<id>/...`): one that
+    reaches another worker is handed to the game's home with its connection and its body,
+    answered there, and the connection is served there from then on (kept alive). Each
+    action is done where the game's pages are carried, and each page hears it."""
+    game_id, key = homed.new_game()
+    bea = homed.player_tokens(game_id, key)[1]
+    _, game = homed.call("GET", f"/api/games/{game_id}", key=key)
+    cash = game["players"][1]["cash"]
+    stream = Stream(homed, bea)
+    bankers = [
+        http.client.HTTPConnection("127.0.0.1", homed.port, timeout=HANG_GUARD) for _ in range(6)
+    ]
+    headers = {"X-Banker-Key": key, "Content-Type": "application/json"}
+    pay = json.dumps({"kind": "bank_pay", "player": 1, "amount": 25})
+    try:
+        for version, banker in enumerate(bankers, start=1):
+            banker.request("POST", f"/api/games/{game_id}/actions", pay, headers)
+            answer = banker.getresponse()
+            assert answer.status == 201 and json.loads(answer.read())["game"]["version"] == version
+            assert stream.next_version() == version
+            banker.request("GET", f"/api/games/{game_id}", headers=headers)  # the same connection
+            answer = banker.getresponse()
+            assert json.loads(answer.read())["players"][1]["cash"] == cash + 25 * version
+        assert balance_shown(stream.shown) == f"${cash + 25 * len(bankers):,}"
+        ports = {banker.sock.getsockname()[1] for banker in bankers}
+        assert owners(homed, ports) == {holder(homed, [stream]): len(bankers)}
+        assert "Traceback" not in homed.output()
+    finally:
+        stream.close()
+        for banker in bankers:
+            banker.close()
 
 
 def test_a_home_killed_is_claimed_again_by_the_worker_that_replaces_it(homed):
@@ -222,7 +256,7 @@ def test_while_a_game_s_home_is_away_the_next_slot_held_stands_in_for_it():
 STREAM = {"REQUEST_METHOD": "GET", "PATH_INFO": "/p/token/live", "HTTP_COOKIE": "session=1"}
 
 
-def handed_over(request: dict) -> tuple[bool, list, socket.socket]:
+def handed_over(request: dict, body: bytes = b"") -> tuple[bool, list, socket.socket]:
     """`request` handed from a worker to a home over a real door, with one end of a socket
     pair as its connection: whether the home took it, what it ran, the other end."""
     homes = Homes(server_name(os.getpid(), [], f"sqlite:///{id(request)}"), 1)
@@ -237,7 +271,7 @@ def handed_over(request: dict) -> tuple[bool, list, socket.socket]:
     thread = threading.Thread(target=home)
     thread.start()
     door = homes.named(0, "connect")
-    taken = hand(door, connection, request_text(request))
+    taken = hand(door, connection, request_text(request, body))
     thread.join()
     listener.close()
     connection.close()  # the worker that handed it lets its own go
@@ -249,7 +283,7 @@ def test_a_handed_stream_arrives_with_its_request_and_its_connection():
     with page:
         assert taken
         ((connection, environ),) = ran
-        assert environ == STREAM  # its line and headers, nothing of the server's own
+        assert environ == {**STREAM, BODY: b""}  # its line and headers, nothing of the server's
         with connection:
             connection.sendall(b"HTTP/1.1 200 OK\r\n")  # the home answers on it
         assert page.recv(100) == b"HTTP/1.1 200 OK\r\n"
@@ -280,14 +314,28 @@ def test_a_home_that_does_not_take_a_stream_in_time_is_left_with_it(monkeypatch)
         assert page.recv(100) == b""
 
 
+def test_a_game_s_action_arrives_with_its_body_whole():
+    """A body larger than one message on the door (a form's 60 kB, near the most handed)."""
+    action = {"REQUEST_METHOD": "POST", "PATH_INFO": "/g/abc/do", "CONTENT_LENGTH": "60000"}
+    body = bytes(range(256)) * 234 + b"\0end"  # any byte, a NUL among them
+    taken, ran, page = handed_over(action, body)
+    with page:
+        assert taken
+        ((connection, environ),) = ran
+        connection.close()
+        assert environ == {**action, BODY: body}
+
+
 @pytest.mark.parametrize(
     "request_",
     [
-        {"REQUEST_METHOD": "POST", "PATH_INFO": "/api/games"},
-        {"REQUEST_METHOD": "GET", "PATH_INFO": "/g/abc/codes"},
+        {"REQUEST_METHOD": "POST", "PATH_INFO": "/api/games"},  # names no game
+        {"REQUEST_METHOD": "GET", "PATH_INFO": "/p/token"},  # a phone's page names a token
+        {"REQUEST_METHOD": "DELETE", "PATH_INFO": "/g/abc/"},
+        {"REQUEST_METHOD": "GET", "PATH_INFO": "/static/app.js"},
     ],
 )
-def test_a_home_runs_nothing_but_a_live_stream(request_):
+def test_a_home_runs_nothing_but_a_live_stream_or_a_request_naming_its_game(request_):
     taken, ran, page = handed_over(request_)
     with page:
         assert not taken and ran == []
@@ -300,6 +348,6 @@ def test_a_proxy_fix_s_changes_are_undone_for_the_home_s_app_to_make_again():
         "REMOTE_ADDR": "203.0.113.9",
         "werkzeug.proxy_fix.orig": {"REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": None},
     }
-    sent = json.loads(request_text(fixed))
+    sent = json.loads(request_text(fixed).partition(b"\0")[0])
     assert sent["REMOTE_ADDR"] == "127.0.0.1"
     assert "werkzeug.proxy_fix.orig" not in sent
