@@ -24,6 +24,7 @@ import gc
 import io
 import os
 import sys
+import time
 
 import gevent
 from gevent.server import StreamServer
@@ -59,6 +60,7 @@ CLAIM_AGAIN = 2.0  # seconds between a homeless worker's looks for a free slot
 class Worker(GeventWorker):
     cap: ConnectionCap | None = None
     homes: Homes | None = None
+    answering = 0  # requests being answered: gunicorn waits for its pools, not for handed ones
 
     def load_wsgi(self) -> None:
         """The app made without cyclic garbage collection, then what it made frozen, as the
@@ -113,7 +115,11 @@ class Worker(GeventWorker):
         return None
 
     def handle_request(self, listener_name, req, sock, addr):
-        super().handle_request(listener_name, req, sock, addr)
+        self.answering += 1
+        try:
+            super().handle_request(listener_name, req, sock, addr)
+        finally:
+            self.answering -= 1
         if self.offered[sock].taken:  # no next request is read: the connection is the stream's
             raise StopIteration()  # gunicorn's own way to end a connection's keep-alive loop
 
@@ -156,6 +162,14 @@ class Worker(GeventWorker):
             self.homes = Homes(server, self.cfg.workers)
             gevent.spawn(self.keep_home)
         super().run()
+        self.finish_handed()
+
+    def finish_handed(self) -> None:
+        """As the worker stops: the requests it was handed still being answered get the
+        graceful time gunicorn gives its own (which it waits for by its servers' pools)."""
+        until = time.monotonic() + self.cfg.graceful_timeout
+        while self.answering and time.monotonic() < until:
+            gevent.sleep(0.1)
 
     def keep_home(self) -> None:
         """Claim a slot (once the old workers of a reload have let theirs go), take the
@@ -202,6 +216,7 @@ class Worker(GeventWorker):
             said[:] = [status, headers]
 
         stays = not is_stream(request) and keeps_alive(request)
+        self.answering += 1
         try:
             answer = self.flask(environ, start_response)
             try:
@@ -216,6 +231,8 @@ class Worker(GeventWorker):
             takeover.drop()
             connection.close()
             raise
+        finally:
+            self.answering -= 1
         takeover.run()
         if stays and not takeover.taken:
             self.handle(self.listener_of(connection), connection, address)
