@@ -8,9 +8,10 @@ namespace (it goes with its process: nothing to clean up after a crash), named a
 server (gunicorn's master, its addresses, its database); a game's home is the slot
 crc32(game id) % workers. A stream that opens in another worker hands its connection (the
 socket itself, over SCM_RIGHTS) and its request's text to the home, which runs the request
-again as its own, and carries the stream from there. So does a banker's request that names
-its game (a page, a form, an API call), body and all: the home answers it and serves its
-connection from then on, so that the game's actions are done where its streams draw.
+again as its own, and carries the stream from there. So does a request that names its game
+(a banker's page, form or API call; a phone's, by a token whose game this worker found
+before), body and all: the home answers it and serves its connection from then on, so that
+the game's actions are done where its streams draw.
 
 Homing only saves work. While no worker holds a game's slot (one booting or restarting, a
 server run with fewer workers since), the next slot that is held stands in, and the streams
@@ -18,7 +19,7 @@ it carries end after a short while, so that the pages reconnect and find the hom
 is back; with no slot at all (the old workers of a reload still holding them) a stream stays
 where it opened. A handed request is never handed again; only a worker of the same user may
 hand one (the socket's peer credentials), and only a live stream or a GET or POST that names
-a game is run for it. Off under TLS in gunicorn and off Linux.
+a game or a phone's token is run for it. Off under TLS in gunicorn and off Linux.
 Imported by the gunicorn worker and the streams: no Flask here.
 """
 
@@ -31,6 +32,7 @@ import re
 import socket
 import struct
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 
 HOMES = "tablebank.homes"  # the environ's key for the worker's Homes
@@ -38,8 +40,11 @@ MOVED = "tablebank.moved"  # the environ's key of a request a worker handed here
 BODY = "tablebank.body"  # a handed request's body (bytes), in what `handed` gives
 MOST = 256 * 1024  # bytes of a handed request's text (gunicorn's own caps are below it)
 MOST_BODY = 64 * 1024  # a body handed with its request (a form, an action); larger: not handed
-# The game a banker's page, form or API call names in its address (a phone's names a token)
+# The game a banker's page, form or API call names in its address; a phone's names its token
 NAMED = re.compile(r"/(?:g|api/games)/([A-Za-z0-9_-]{1,64})(?:/|$)")
+PHONE = re.compile(r"/p/([A-Za-z0-9_-]{1,64})(?:/|$)")
+TOKENS_KNOWN = 4096  # phones' tokens whose game this process knows, least recent out
+_games_of: OrderedDict[str, str] = OrderedDict()
 HAND_SECONDS = 30.0  # the most a worker waits for the home's word (a burst queues hand-overs)
 # What a request is made of besides its headers; the rest of its environ is the server's own.
 REQUEST = (
@@ -80,18 +85,37 @@ def is_stream(environ: dict) -> bool:
 
 
 def game_named(environ: dict) -> str | None:
-    """The game a request of the banker's names in its address (a page, a form's POST, an API
-    call: `/g/<id>/...`, `/api/games/<id>/...`), if it is a GET or a POST; else None."""
+    """The game a GET or POST names: in its address (a banker's page, form or API call:
+    `/g/<id>/...`, `/api/games/<id>/...`), or by a phone's token (`/p/<token>/...`) whose
+    game this process found before (`noted`); else None."""
     if environ.get("REQUEST_METHOD") not in ("GET", "POST"):
         return None
-    found = NAMED.match(environ.get("PATH_INFO", ""))
-    return found.group(1) if found else None
+    path = environ.get("PATH_INFO", "")
+    found = NAMED.match(path)
+    if found:
+        return found.group(1)
+    found = PHONE.match(path)
+    return _games_of.get(found.group(1)) if found else None
+
+
+def noted(token: str, game_id: str) -> None:
+    """A phone's token and its game, as the app found them: the phone's next requests to this
+    process name that game (a phone's page loads here, its actions then go home)."""
+    _games_of[token] = game_id
+    _games_of.move_to_end(token)
+    while len(_games_of) > TOKENS_KNOWN:
+        _games_of.popitem(last=False)
 
 
 def runs_at_home(environ: dict) -> bool:
-    """Whether a request is one a home runs for another worker: a live stream, or a request
-    that names its game (its connection then stays with the game's home)."""
-    return is_stream(environ) or game_named(environ) is not None
+    """Whether a request is one a home runs for another worker: a live stream, or a GET or
+    POST that names its game, by its id or a phone's token (its connection then stays with
+    the game's home)."""
+    if is_stream(environ):
+        return True
+    path = environ.get("PATH_INFO", "")
+    named = NAMED.match(path) or PHONE.match(path)
+    return environ.get("REQUEST_METHOD") in ("GET", "POST") and named is not None
 
 
 class Homes:

@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 
-from .. import bank
+from .. import bank, stream_homes
 from ..inputs import parse_json
 from ..models import Game, Player, db
 from ..rules import KINDS, UNDO, RuleError
@@ -79,6 +79,7 @@ def player_by_token(token: str) -> Player:
     found = db.session.scalars(query).one_or_none()
     if found is None:
         abort(404)
+    stream_homes.noted(token, found.game_id)  # under gunicorn, its next requests go home
     return found
 
 

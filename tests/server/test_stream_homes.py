@@ -134,6 +134,60 @@ def test_a_banker_s_connections_end_up_in_the_game_s_home_and_stay_there(homed):
             banker.close()
 
 
+class Phone:
+    """A player's phone on one kept-alive connection, its session cookie kept."""
+
+    def __init__(self, server, token: str) -> None:
+        self.token, self.cookie = token, ""
+        self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=HANG_GUARD)
+
+    def ask(self, method: str, path: str, form: dict | None = None) -> tuple[int, str]:
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        body = None
+        if form is not None:
+            body = "&".join(f"{k}={v}" for k, v in form.items())
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.connection.request(method, path, body, headers)
+        answer = self.connection.getresponse()
+        cookie = answer.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";")[0]
+        return answer.status, answer.read().decode()
+
+    def pays_the_bank(self, amount: int) -> int:
+        """The phone's page, then its form that pays the bank, on the same connection."""
+        status, page = self.ask("GET", f"/p/{self.token}")
+        assert status == 200
+        csrf = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+        form = {"csrf_token": csrf, "to": "bank", "amount": str(amount)}
+        return self.ask("POST", f"/p/{self.token}/pay", form)[0]
+
+
+def test_a_phone_s_connection_goes_to_its_game_s_home_once_its_token_is_known(homed):
+    """A phone's requests name its token, not its game: the worker that loads its page learns
+    the game, and the phone's next request on that connection (its payment) is handed to the
+    game's home and served there from then on."""
+    game_id, key = homed.new_game()
+    bea = homed.player_tokens(game_id, key)[1]
+    _, game = homed.call("GET", f"/api/games/{game_id}", key=key)
+    cash = game["players"][1]["cash"]
+    stream = Stream(homed, bea)
+    phones = [Phone(homed, bea) for _ in range(6)]
+    try:
+        for version, phone in enumerate(phones, start=1):
+            assert phone.pays_the_bank(10) == 302  # back to the phone's page
+            assert stream.next_version() == version
+            assert phone.ask("GET", f"/p/{bea}")[0] == 200  # the same connection, kept alive
+        assert balance_shown(stream.shown) == f"${cash - 10 * len(phones):,}"
+        ports = {phone.connection.sock.getsockname()[1] for phone in phones}
+        assert owners(homed, ports) == {holder(homed, [stream]): len(phones)}
+        assert "Traceback" not in homed.output()
+    finally:
+        stream.close()
+        for phone in phones:
+            phone.connection.close()
+
+
 def test_a_home_killed_is_claimed_again_by_the_worker_that_replaces_it(homed):
     """A worker killed (a crash, gunicorn's timeout) lets its slot go with its process; the
     worker gunicorn starts in its place claims it, and the pages that reconnect (as
@@ -330,7 +384,7 @@ def test_a_game_s_action_arrives_with_its_body_whole():
     "request_",
     [
         {"REQUEST_METHOD": "POST", "PATH_INFO": "/api/games"},  # names no game
-        {"REQUEST_METHOD": "GET", "PATH_INFO": "/p/token"},  # a phone's page names a token
+        {"REQUEST_METHOD": "GET", "PATH_INFO": "/t/token"},  # the table screen: it only reads
         {"REQUEST_METHOD": "DELETE", "PATH_INFO": "/g/abc/"},
         {"REQUEST_METHOD": "GET", "PATH_INFO": "/static/app.js"},
     ],
