@@ -25,6 +25,8 @@ import io
 import os
 import sys
 import time
+from datetime import datetime
+from types import SimpleNamespace
 
 import gevent
 from gevent.server import StreamServer
@@ -216,6 +218,7 @@ class Worker(GeventWorker):
             said[:] = [status, headers]
 
         stays = not is_stream(request) and keeps_alive(request)
+        began = datetime.now()
         self.answering += 1
         try:
             answer = self.flask(environ, start_response)
@@ -225,6 +228,7 @@ class Worker(GeventWorker):
                 getattr(answer, "close", lambda: None)()
             if not takeover.taken:
                 connection.sendall(whole_answer(said[0], said[1], body, close=not stays))
+                self.log_access(environ, said, len(body), began)
                 if not stays:
                     connection.close()
         except BaseException:
@@ -236,6 +240,13 @@ class Worker(GeventWorker):
         takeover.run()
         if stays and not takeover.taken:
             self.handle(self.listener_of(connection), connection, address)
+
+    def log_access(self, environ, said: list, sent: int, began: datetime) -> None:
+        """The access log's line of a request handed here and answered whole (gunicorn
+        writes those it answers itself; a carried stream's, as ever, nowhere)."""
+        headers = [(k[5:].replace("_", "-"), v) for k, v in environ.items() if k[:5] == "HTTP_"]
+        answer = SimpleNamespace(status=said[0], headers=said[1], sent=sent)
+        self.log.access(answer, SimpleNamespace(headers=headers), environ, datetime.now() - began)
 
     def listener_of(self, connection):
         """The listening socket of this worker a handed connection came in by."""

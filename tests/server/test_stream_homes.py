@@ -127,6 +127,8 @@ def test_a_banker_s_connections_end_up_in_the_game_s_home_and_stay_there(homed):
         assert balance_shown(stream.shown) == f"${cash + 25 * len(bankers):,}"
         ports = {banker.sock.getsockname()[1] for banker in bankers}
         assert owners(homed, ports) == {holder(homed, [stream]): len(bankers)}
+        posted = f"POST /api/games/{game_id}/actions"  # each in the access log, handed or not
+        eventually(lambda: homed.output().count(posted) == len(bankers), "each action logged")
         assert "Traceback" not in homed.output()
     finally:
         stream.close()
