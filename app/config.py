@@ -56,7 +56,8 @@ DEFAULTS = {
     # wait their turn holding no connection, so a burst of reconnects queues, never fails.
     "LIVE_OPENINGS": 3,
     # gunicorn with several workers: a game's live streams carried by one of them, its home
-    # (app/stream_homes.py), so a version is read and drawn once, not once per worker.
+    # (app/stream_homes.py), so a version is read and drawn once, not once per worker; the
+    # requests that name the game are served there too, so its actions are done there.
     "LIVE_HOMES": True,
     # Connections (app/serving.py, docs/SECURITY.md): the `tablebank` command waits this long
     # for a connection's next request to start (gunicorn: its `keepalive`), then for its
