@@ -13,11 +13,14 @@ import socket
 import threading
 from pathlib import Path
 
+import psycopg
 import pytest
 from tablebank import stream_homes
 from tablebank.stream_homes import BODY, Homes, hand, received, request_text, server_name
 
 from ..servers import HANG_GUARD, Server, eventually
+from ..support import POSTGRES
+from .test_answers import SLOW_COMMIT, plain
 from .test_live import Stream, balance_shown
 
 HOMED = "carries the live streams of slot"
@@ -188,6 +191,66 @@ def test_a_phone_s_connection_goes_to_its_game_s_home_once_its_token_is_known(ho
         stream.close()
         for phone in phones:
             phone.connection.close()
+
+
+@pytest.mark.skipif(not POSTGRES, reason="a COMMIT made slow by PostgreSQL's pg_sleep")
+def test_a_home_told_to_stop_first_answers_the_action_it_was_handed(tmp_path, database_url):
+    """gunicorn stops a worker (a reload, a restart) after a graceful time for the requests
+    it answers, which it counts in its own pools; a banker's connection handed to the game's
+    home is not in them. The home still answers the action it is committing (as done, and
+    it is in the log) before it stops, instead of cutting it."""
+    url = database_url(tmp_path)
+    settings = {
+        "TABLEBANK_RATELIMIT_ENABLED": "false",
+        "GUNICORN_CMD_ARGS": "--graceful-timeout 60",
+    }
+    server = Server(url, env=settings).start()
+    banker = None
+    try:
+        eventually(lambda: server.output().count(HOMED) == server.workers, "homes claimed")
+        with psycopg.connect(plain(url), autocommit=True) as database:
+            database.execute(SLOW_COMMIT)
+        game_id, key = server.new_game()
+        slots = {int(slot): int(pid) for pid, slot in CLAIMED.findall(server.output())}
+        home = slots[Homes("", server.workers).home_of(game_id)]
+        banker = accepted_away_from(server, home)
+        headers = {"X-Banker-Key": key, "Content-Type": "application/json"}
+        banker.request("GET", f"/api/games/{game_id}", headers=headers)
+        assert banker.getresponse().read()
+        assert owners(server, {banker.sock.getsockname()[1]}) == {home: 1}  # handed home
+        pay = json.dumps({"kind": "bank_pay", "player": 1, "amount": 7, "note": "slow 3"})
+        banker.request("POST", f"/api/games/{game_id}/actions", pay, headers)
+        eventually(lambda: committing(url), "the action's COMMIT under way")
+        os.kill(home, signal.SIGTERM)
+        answer = banker.getresponse()
+        assert answer.status == 201 and json.loads(answer.read())["game"]["version"] == 1
+        assert server.call("GET", f"/api/games/{game_id}", key=key)[1]["version"] == 1
+    finally:
+        if banker is not None:
+            banker.close()
+        server.close()
+
+
+def accepted_away_from(server, home: int) -> http.client.HTTPConnection:
+    """A connection that a worker other than `home` accepted (gunicorn's workers take turns
+    as the kernel wakes them): opened until one is."""
+    while True:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=HANG_GUARD)
+        connection.connect()
+        port = connection.sock.getsockname()[1]
+        (taker,) = eventually(lambda port=port: list(owners(server, {port})), "accepted")
+        if taker != home:
+            return connection
+        connection.close()
+
+
+def committing(url: str) -> bool:
+    """Whether a COMMIT is sleeping in SLOW_COMMIT's trigger."""
+    with psycopg.connect(plain(url), autocommit=True) as database:
+        found = database.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'"
+        )
+        return found.fetchone()[0] > 0
 
 
 def test_a_home_killed_is_claimed_again_by_the_worker_that_replaces_it(homed):
