@@ -88,14 +88,18 @@ def game_named(environ: dict) -> str | None:
     """The game a GET or POST names: in its address (a banker's page, form or API call:
     `/g/<id>/...`, `/api/games/<id>/...`), or by a phone's token (`/p/<token>/...`) whose
     game this process found before (`noted`); else None."""
+    found = naming(environ)
+    if found is None:
+        return None
+    return found.group(1) if found.re is NAMED else _games_of.get(found.group(1))
+
+
+def naming(environ: dict) -> re.Match | None:
+    """A GET's or POST's address, matched as one that names a game or a phone's token."""
     if environ.get("REQUEST_METHOD") not in ("GET", "POST"):
         return None
     path = environ.get("PATH_INFO", "")
-    found = NAMED.match(path)
-    if found:
-        return found.group(1)
-    found = PHONE.match(path)
-    return _games_of.get(found.group(1)) if found else None
+    return NAMED.match(path) or PHONE.match(path)
 
 
 def noted(token: str, game_id: str) -> None:
@@ -111,11 +115,7 @@ def runs_at_home(environ: dict) -> bool:
     """Whether a request is one a home runs for another worker: a live stream, or a GET or
     POST that names its game, by its id or a phone's token (its connection then stays with
     the game's home)."""
-    if is_stream(environ):
-        return True
-    path = environ.get("PATH_INFO", "")
-    named = NAMED.match(path) or PHONE.match(path)
-    return environ.get("REQUEST_METHOD") in ("GET", "POST") and named is not None
+    return is_stream(environ) or naming(environ) is not None
 
 
 class Homes:
