@@ -57,18 +57,53 @@ class Table:
         news.set()
 
 
-def page(body: str, headers: dict | None = None) -> web.Response:
-    html = (
+def page_html(body: str, head: str = HEAD) -> str:
+    return (
         '<!doctype html><html><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>floor</title>{HEAD}</head><body><main>{body}</main>"
+        f"<title>floor</title>{head}</head><body><main>{body}</main>"
         '<footer><div id="announce" class="sr" aria-live="polite"></div></footer></body></html>'
     )
-    return web.Response(text=html, content_type="text/html", headers=headers)
+
+
+def page(body: str, headers: dict | None = None) -> web.Response:
+    return web.Response(text=page_html(body), content_type="text/html", headers=headers)
+
+
+def money_form(amount: int, token: str = "") -> str:
+    """The money page's confirm button, as tablebank's (`form.act`, posted by app.js)."""
+    hidden = f'<input type="hidden" name="csrf_token" value="{token}">' if token else ""
+    return (
+        f'<form class="act" method="post" action="/g/{GAME}/act">{hidden}'
+        f'<input type="hidden" name="amount" value="{amount}">'
+        f"<button>Bank pays ${amount}</button></form>"
+    )
+
+
+def live_div(version: int, balance: int) -> str:
+    """The player's page's live part, followed by app.js through /p/floor/live."""
+    return (
+        f'<div id="live" data-live="/p/{GAME}/live" data-version="{version}">'
+        f"{balance_html(balance)}</div>"
+    )
+
+
+def events(version: int, balance: int) -> tuple[bytes, bytes]:
+    """What the player's stream sends at a new version, in two writes: the cash first, then
+    the live part."""
+    cash = {"version": version, "cash": [dollars(balance)]}
+    return (
+        f"event: cash\ndata: {json.dumps(cash)}\n\n".encode(),
+        f"id: {version}\nevent: live\ndata: {balance_html(balance)}\n\n".encode(),
+    )
 
 
 def fragment(table: Table) -> str:
-    return f'<p>Balance <strong id="balance" data-cash="0">{dollars(table.balance)}</strong></p>'
+    return balance_html(table.balance)
+
+
+def balance_html(balance: int) -> str:
+    return f'<p>Balance <strong id="balance" data-cash="0">{dollars(balance)}</strong></p>'
 
 
 def dollars(amount: int) -> str:
@@ -76,9 +111,13 @@ def dollars(amount: int) -> str:
 
 
 def dashboard_body(table: Table) -> str:
+    return dashboard_html(table.balance)
+
+
+def dashboard_html(balance: int) -> str:
     return (
         '<div class="flash done" role="status">Done.</div><h1>Dashboard</h1>'
-        f'<p>Ana <span class="cash" data-seat="0">{dollars(table.balance)}</span></p>'
+        f'<p>Ana <span class="cash" data-seat="0">{dollars(balance)}</span></p>'
     )
 
 
@@ -94,12 +133,7 @@ async def dashboard(request: web.Request) -> web.Response:
 
 
 async def money(request: web.Request) -> web.Response:
-    amount = int(request.query.get("amount", "1"))
-    form = (
-        f'<form class="act" method="post" action="/g/{GAME}/act">'
-        f'<input type="hidden" name="amount" value="{amount}">'
-        f"<button>Bank pays ${amount}</button></form>"
-    )
+    form = money_form(int(request.query.get("amount", "1")))
     copy = request.app["copy"]
     if copy is not None:  # the product's head, so that the tap's answer is merged, not loaded
         footer = '<footer><div id="announce" class="sr"></div></footer>'
@@ -122,11 +156,7 @@ async def player(request: web.Request) -> web.Response:
     table = request.app["table"]
     if request.query.get("fragment"):
         return web.Response(text=fragment(table), content_type="text/html")
-    live = (
-        f'<div id="live" data-live="/p/{GAME}/live" data-version="{table.version}">'
-        f"{fragment(table)}</div>"
-    )
-    return page(live)
+    return page(live_div(table.version, table.balance))
 
 
 async def stream(request: web.Request) -> web.StreamResponse:
@@ -138,9 +168,8 @@ async def stream(request: web.Request) -> web.StreamResponse:
         while True:
             if table.version > seen:
                 seen = table.version
-                cash = {"version": seen, "cash": [dollars(table.balance)]}
-                await answer.write(f"event: cash\ndata: {json.dumps(cash)}\n\n".encode())
-                await answer.write(f"id: {seen}\nevent: live\ndata: {fragment(table)}\n\n".encode())
+                for part in events(seen, table.balance):
+                    await answer.write(part)
             news = table.news
             try:
                 await asyncio.wait_for(news.wait(), 15)

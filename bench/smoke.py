@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SMOKES = {
     "tap": ["--smoke"],
     "tap_server": ["--smoke"],
+    "pause": ["--smoke"],
     "fanout": ["--smoke"],
     "fanout_split": ["--smoke"],
     "load": ["--smoke"],

@@ -27,19 +27,27 @@ for the same parse, style and layout as the product's, so it measures the same c
 work against a server that does nothing; the first floor's small page shows how much of the
 figure is the page's weight.
 
-Reported per setup and variant (product, baseline, floor, floor_page): the banker's own tap
-(click until the banker's page shows the figure) and propagation (click until the player's
-page shows it), p50 / p95 / max, missed (not shown within --timeout), and the ratios of each
-build to each floor, of p50 and p95, with the issue's targets beside product / floor (banker
-p50 <= 1.5x; propagation p50 <= 1.3x, p95 <= 2x). The variants alternate in a shuffled order
-each round, after --warmup untimed rounds. The banker's tap is split in two: click until the
-fetch's answer is in (the PerformanceResourceTiming of the POST: network and server) and from
-there until the figure shows (the page's own work: parse, merge, style, layout); of the first,
-the same timing's request sent until the answer's first byte: the server's share as the
-browser sees it (on this one machine, while the other browser takes the phone's news).
+A third floor, "floor_stack" (bench/floor_stack.py, on a fresh database of the setup's kind),
+serves the first floor's small pages through the product's own stack: Flask under gevent, the
+banker's signed session, Flask-WTF's CSRF check, and Flask-SQLAlchemy updating one row under a
+write lock, adding one log row and committing before the answer and the phone's cash. What it
+takes above the first floor is what the stack and a durable action cost on this machine,
+before any of the product's own work (rules, log, pages); floor_stack / floor is reported.
+
+Reported per setup and variant (product, baseline, floor, floor_page, floor_stack): the
+banker's own tap (click until the banker's page shows the figure) and propagation (click
+until the player's page shows it), p50 / p95 / max, missed (not shown within --timeout), and
+the ratios of each build to each floor, of p50 and p95, with the issue's targets beside
+product / floor (banker p50 <= 1.5x; propagation p50 <= 1.3x, p95 <= 2x). The variants
+alternate in a shuffled order each round, after --warmup untimed rounds. The banker's tap is
+split in two: click until the fetch's answer is in (the PerformanceResourceTiming of the
+POST: network and server) and from there until the figure shows (the page's own work: parse,
+merge, style, layout); of the first, the same timing's request sent until the answer's first
+byte: the server's share as the browser sees it (on this one machine, while the other
+browser takes the phone's news).
 
 With --pin, the two Chromiums (and Playwright's driver) run on the machine's first core and
-the servers (the product's, the baseline's, both floors) on the others: a banker's phone and
+the servers (the product's, the baseline's, the floors) on the others: a banker's phone and
 the server are two machines, and on a 2-core machine the browsers otherwise keep the server
 waiting for a core for a third of its answer. The two browsers then share one core, so their
 own work takes longer and every ratio shrinks: a view of how much the figure depends on where
@@ -99,7 +107,12 @@ FIGURE = re.compile(r'(<span class="cash" data-seat="0"[^>]*>)[^<]*(</span>)')
 STREAM = re.compile(r'(<[^>]*id="live"[^>]*data-live=")[^"]*(")')
 LAZY = re.compile(r"<script[^>]*data-lazy[^>]*></script>")  # idiomorph, fetched by the tap
 BUDGET = 12_000
+BUILDS = ("product", "baseline")
 TARGETS = {"banker_p50": 1.5, "phone_p50": 1.3, "phone_p95": 2.0}
+RATIOS = (  # (build, floor): each build to each floor, and the stack's floor to the floor
+    *((name, floor) for floor in ("floor", "floor_page", "floor_stack") for name in BUILDS),
+    ("floor_stack", "floor"),
+)
 
 
 class Variant:
@@ -234,6 +247,16 @@ def floor_variant(stack: ExitStack, name: str, *options: str) -> Variant:
     return Variant(name, floor.url, "floor", "", "floor", 1500)
 
 
+def stack_floor_variant(stack: ExitStack, args, database: str) -> Variant:
+    """bench/floor_stack.py on a fresh database of the setup's kind: the same tap through
+    Flask, Flask-SQLAlchemy and a commit, and nothing of the product's own."""
+    url = stack.enter_context(common.fresh_database(database, args.pg_admin_url))
+    port = common.free_port()
+    command = [sys.executable, "-m", "bench.floor_stack", "--port", str(port), "--database", url]
+    floor = stack.enter_context(common.Server(command, "", port, "floor_stack"))
+    return Variant("floor_stack", floor.url, "floor", "floor", "floor", 1500)
+
+
 def product(stack: ExitStack, args, kind: str, database: str, name: str) -> Variant:
     server = stack.enter_context(common.running(args, kind, database))
     game = common.Game(common.Http(server.url))
@@ -251,6 +274,7 @@ def run(args, kind: str, database: str) -> dict:
                 baseline = common.built_from(args, args.baseline_bin)
                 variants.append(product(stack, baseline, kind, database, "baseline"))
             variants.append(floor_variant(stack, "floor"))
+            variants.append(stack_floor_variant(stack, args, database))
         folder = stack.enter_context(tempfile.TemporaryDirectory())
         with common.on_cores(browsers):
             saved = dashboard_copy(variants[0], args.chromium, folder)
@@ -272,8 +296,7 @@ def run(args, kind: str, database: str) -> dict:
             for which in ("banker", "phone")
             for p in ("p50", "p95")
         }
-        for floor in ("floor", "floor_page")
-        for name in ("product", "baseline")
+        for name, floor in RATIOS
         if name in result
     }
     ratios = result["ratios"]["product/floor"]
@@ -286,7 +309,7 @@ def run(args, kind: str, database: str) -> dict:
 def report(r: dict) -> None:
     print(f"\n## tap: {r['server']}, {r['database']}: {r['samples']} samples per variant")
     rows = []
-    for name in ("product", "baseline", "floor", "floor_page"):
+    for name in ("product", "baseline", "floor", "floor_page", "floor_stack"):
         if name not in r:
             continue
         for which, label in (
@@ -357,7 +380,7 @@ def main() -> int:
     missed = any(
         r[v][w]["missed"]
         for r in results
-        for v in ("product", "baseline", "floor", "floor_page")
+        for v in (*BUILDS, "floor", "floor_page", "floor_stack")
         if v in r
         for w in ("banker", "phone")
     )

@@ -2,7 +2,9 @@
 browser, against the floor in the same run.
 
 Method. For each setup (server:database) a fresh database and a game of six players made
-through the API; beside it bench/floor.py. Optionally a second build of the product
+through the API; beside it bench/floor.py, and bench/floor_stack.py (the same tap through
+the product's stack: Flask, a session, CSRF, one row and one log row committed; its own fresh
+database of the setup's kind). Optionally a second build of the product
 (`--baseline-bin`: the bin/ folder of another checkout's venv, whose `tablebank` and
 `gunicorn` are started the same way, on a database of its own), to compare two builds in
 the same run. Each target gets a keep-alive connection, as the banker's page has, holding the
@@ -41,6 +43,7 @@ from urllib.parse import urlencode, urlsplit
 
 from . import common
 
+TARGETS = ("product", "baseline", "floor", "floor_stack")  # in the order reported
 FORM = re.compile(r"<form([^>]*class=\"act\"[^>]*)>(.*?)</form>", re.S)
 ACTION = re.compile(r'action="([^"]+)"')
 FIELD = re.compile(r'name="([^"]+)" value="([^"]*)"')
@@ -158,6 +161,17 @@ def product(stack: ExitStack, args, kind: str, database: str, name: str) -> Targ
     return target
 
 
+def stack_floor(stack: ExitStack, args, database: str, money: str, phone: str) -> Target:
+    """bench/floor_stack.py on a fresh database of the setup's kind, its banker remembered."""
+    url = stack.enter_context(common.fresh_database(database, args.pg_admin_url))
+    port = common.free_port()
+    command = [sys.executable, "-m", "bench.floor_stack", "--port", str(port), "--database", url]
+    server = stack.enter_context(common.Server(command, "", port, "floor_stack"))
+    target = Target("floor_stack", server.url, money, phone, server)
+    target.send("GET", "/g/floor/?key=floor")  # the banker's device remembered
+    return target
+
+
 def run(args, kind: str, database: str) -> dict:
     with ExitStack() as stack:
         targets = [product(stack, args, kind, database, "product")]
@@ -169,6 +183,7 @@ def run(args, kind: str, database: str) -> dict:
         floor = stack.enter_context(common.Server(floor_cmd, "", port, "floor"))
         money, phone = "/g/floor/money?amount=1", "/p/floor/live"
         targets.append(Target("floor", floor.url, money, phone, floor))
+        targets.append(stack_floor(stack, args, database, money, phone))
         time.sleep(1)  # every stream open
         shuffle = random.Random(args.seed)
         for round_ in range(args.warmup + args.samples):
@@ -191,7 +206,7 @@ def run(args, kind: str, database: str) -> dict:
             for w in ("answered", "cash")
             for p in ("p50", "p95")
         }
-        for name in ("product", "baseline")
+        for name in ("product", "baseline", "floor_stack")
         if name in result
     }
     return result
@@ -200,13 +215,13 @@ def run(args, kind: str, database: str) -> dict:
 def report(r: dict) -> None:
     print(f"\n## tap_server: {r['server']}, {r['database']}: {r['samples']} samples per target")
     rows = []
-    for name in ("product", "baseline", "floor"):
+    for name in TARGETS:
         if name in r:
             for which, label in (("answered", "POST until answered"), ("cash", "POST until cash")):
                 f = r[name][which]
                 rows.append([name, label, f["p50"], f["p95"], f["max"], f["missed"]])
     print(common.table(["target", "what", "p50 ms", "p95 ms", "max", "missed"], rows))
-    cpu = [f"{n} {r[n]['cpu_ms_per_tap']} ms" for n in ("product", "baseline", "floor") if n in r]
+    cpu = [f"{n} {r[n]['cpu_ms_per_tap']} ms" for n in TARGETS if n in r]
     print("server CPU per tap (money page, tap, its streams): " + ", ".join(cpu))
     for name, ratios in r["ratios"].items():
         print(f"{name}/floor: " + ", ".join(f"{k} {v}" for k, v in ratios.items()))
