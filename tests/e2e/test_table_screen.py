@@ -99,6 +99,38 @@ def test_tokens_stand_on_the_tracked_spaces_and_move_live(browser: Browser, live
     context.close()
 
 
+# A square's stripes and its name's backing, as drawn: the contrast of each stripe colour
+# against the square's white (WCAG 1.4.11 asks 3:1 of a mark that means something).
+STRIPES = """(space) => {
+  const sq = document.querySelector(`.sq[data-space="${space}"]`);
+  const lum = c => c.map(v => v / 255)
+    .map(v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const colours = [...getComputedStyle(sq).backgroundImage.matchAll(/rgb\\(([^)]*)\\)/g)]
+    .map(m => m[1].split(',').map(Number));
+  return {
+    contrasts: colours.map(c => 1.05 / (lum(c) + 0.05)),
+    name: getComputedStyle(sq.querySelector('.nm')).backgroundColor,
+  };
+}"""
+
+
+def test_m1_a_mortgaged_deed_is_striped_for_the_whole_table_to_see(browser: Browser, live_server):
+    """M1: Eve's Park Place is mortgaged, her Boardwalk is not. On the TV the mortgaged square
+    carries stripes of 3:1 or more against its white, its name kept on white to be read; the
+    other square has no stripes."""
+    api = busy_table(live_server, "us-classic")
+    context = browser.new_context(viewport=TV_SIZES[0])
+    tv = context.new_page()
+    tv.goto(api.table_url())
+    park_place = tv.evaluate(STRIPES, 37)
+    assert max(park_place["contrasts"]) >= 3, park_place
+    assert park_place["name"] == "rgb(255, 255, 255)"
+    assert tv.evaluate(STRIPES, 39)["contrasts"] == []  # Boardwalk
+    expect(tv.locator('.sq[data-space="37"]')).to_contain_text("mortgaged")  # and said so
+    context.close()
+
+
 def test_the_table_screen_on_a_phone_shows_the_news_above_a_small_board(phone, live_server):
     api = busy_table(live_server, "us-classic")
     phone.goto(api.table_url())
@@ -106,6 +138,12 @@ def test_the_table_screen_on_a_phone_shows_the_news_above_a_small_board(phone, l
     board = phone.locator('.sq[data-space="0"]').bounding_box()
     assert news["y"] < board["y"]
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    # The names are too small to draw here, but a screen reader still hears each square's
+    # name before its owner ("Park Place owned by Eve · mortgaged").
+    park_place = phone.locator('.sq[data-space="37"]')
+    assert park_place.inner_text().split() == "Park Place owned by Eve · mortgaged".split()
+    drawn = park_place.locator(".nm").bounding_box()
+    assert drawn["width"] <= 1 and drawn["height"] <= 1
 
 
 # The rows of a list that the screen cuts: below (or above) a box that hides what overflows.

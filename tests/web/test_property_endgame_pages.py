@@ -273,7 +273,11 @@ def test_m1_b1_dashboard_shows_each_deed_with_buildings_and_mortgage_at_a_glance
     page = table.page(f"/g/{table.id}/")
     green = US.groups["green"].colour
     assert page.count(f'class="deed-chip" style="--c: {green}; color: #000"') == 3
-    assert re.search(r'class="deed-chip"[^>]*title="Pacific Avenue">3</span>', page)
+    assert re.search(
+        r'class="deed-chip"[^>]*title="Pacific Avenue"><span aria-hidden="true">3</span>'
+        r'<span class="sr">Pacific Avenue · 3 houses</span>',
+        page,
+    )
     assert 'class="deed-chip mortgaged"' in page and "Reading Railroad · mortgaged" in page
 
 

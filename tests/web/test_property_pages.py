@@ -288,13 +288,23 @@ def test_dashboard_balance_cards_show_each_deed_with_buildings_and_mortgage(tabl
     page = table.page(f"/g/{table.id}/")
     card = re.search(r'<a class="balance".*?</a>', page, re.S).group(0)
     assert f"border-color: {COLOURS[0]}" in card
-    chips = re.findall(r'<span class="deed-chip([^"]*)"[^>]*title="([^"]+)">([^<]*)<', card)
-    assert chips == [
-        (" mortgaged", "Reading Railroad · mortgaged", ""),
-        ("", "Pacific Avenue", "H"),
-        ("", "North Carolina Avenue", "H"),
-        ("", "Pennsylvania Avenue", "4"),
+    chip = r'<span class="deed-chip( mortgaged)?"[^>]*>(.*?)<span class="sr">'
+    chips = re.findall(chip, card, re.S)
+    assert [(kind, table.text(shown)) for kind, shown in chips] == [
+        (" mortgaged", ""),  # the railroad's icon, hatched
+        ("", "H"),
+        ("", "H"),
+        ("", "4"),
     ]
+    # A phone shows no title: a screen reader hears each deed by name, then what it carries.
+    spoken = [table.text(said) for said in re.findall(r'<span class="sr">(.*?)</span>', card, re.S)]
+    assert spoken == [
+        "Reading Railroad · mortgaged",
+        "Pacific Avenue · 1 hotel",
+        "North Carolina Avenue · 1 hotel",
+        "Pennsylvania Avenue · 4 houses",
+    ]
+    assert all('aria-hidden="true"' in shown for _, shown in chips)
     assert "Bank: 28 houses · 10 hotels" in table.text(page)
 
 
