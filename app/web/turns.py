@@ -19,7 +19,7 @@ from ..rules.moves import ROLL, Move, Wait, step_of, waits
 from ..rules.state import CARD, CHOICES, DEBT, THROW, GameState, PlayerState
 from .pages import Option, previewed
 from .present import waits_of
-from .words import refused
+from .words import refused, said
 
 PRESETS = (10, 20, 50, 100, 150, 200, 300, 500)  # quick money, one tap each
 STYLES = {
@@ -88,14 +88,17 @@ def option_of(game: Game, move: Move, space=None) -> Option:
     return previewed(game, move.kind, move.fields, label, STYLES.get(move.kind, "primary"))
 
 
-def card_choice(game: Game, move: Move, kind: str = "card", base: dict | None = None):
+def card_choice(
+    game: Game, move: Move, kind: str = "card", base: dict | None = None, moved: int = 0
+):
     """C1, C2: a card drawn; with a move that lands (`kind`, `base`), the move and the card
-    in one tap."""
+    in one tap, its amount the card's own (what the move did first, `moved`, taken out)."""
     payload = move.fields if base is None else {**base, "choices": [step_of(move)]}
     option = previewed(game, kind, payload)
     card = bank.edition_of(game).cards[move.fields["card"]]
     title = card.text.split(";")[0].split("(")[0].strip()
-    return CardChoice(option, title, option.net(move.fields["player"]), move.lately)
+    own = option.net(move.fields["player"]) - moved if not option.error else 0
+    return CardChoice(option, title, own, move.lately)
 
 
 # -- the dice pad's answer ---------------------------------------------------------------------
@@ -133,8 +136,12 @@ def landing_options(game: Game, kind: str, base: dict) -> dict:
     if choice is None or choice.what == THROW:
         return {"space": space, "options": [previewed(game, kind, base)], "cards": []}
     if choice.what == CARD:
-        cards = [card_choice(game, move, kind, base) for move in choice.moves]
-        return {"space": space, "options": [], "cards": cards}
+        # Each card shows what it does itself; what the move did first (the salary for
+        # passing GO) is said once, in the core's words, above them.
+        moved = Option(kind, base, movements=outcome.movements).net(seat)
+        cards = [card_choice(game, move, kind, base, moved) for move in choice.moves]
+        said_first = said(outcome.lines, edition, outcome.text) if moved else ""
+        return {"space": space, "options": [], "cards": cards, "moved": said_first}
     options = [answer_option(game, kind, base, move, space) for move in choice.moves]
     return {"space": space, "options": options, "cards": []}
 

@@ -117,6 +117,23 @@ def test_c1_c2_cards_are_short_and_the_likely_ones_first(table):
     assert table.state().players[0].position == 0
 
 
+def test_c1_g1_past_go_onto_a_card_the_salary_is_said_once_and_each_card_shows_its_own(table):
+    """C1, G1: Ana throws from Boardwalk past GO onto Chance. The page says, in the core's
+    words, that she collects her salary; each card then shows what it does itself: Advance
+    to Go the salary once more, Go to Jail nothing (it used to show the throw's salary on
+    every card: "Go to Jail +$200", "Advance to Go +$400"). The tap pays both salaries."""
+    table.new_game()
+    table.do("place", player=0, space=BOARDWALK)
+    turn = table.dice(dashboard(table), (CHANCE - BOARDWALK) % 40).text
+    salary = f"${US.salary}"
+    assert f"Ana collects {salary} salary" in table.text(turn)
+    labels = {label.split(" +")[0].split(" −")[0]: label for label, _ in table.buttons(turn)}
+    assert labels["Advance to Go"] == f"Advance to Go +{salary}"
+    assert labels["Go to Jail, do not pass Go"] == "Go to Jail, do not pass Go"
+    table.press(turn, "Advance to Go")
+    assert table.cash() == [1500 + 2 * US.salary, 1500]
+
+
 # -- a stale page ---------------------------------------------------------------------------
 
 
