@@ -53,7 +53,11 @@ def test_b1_b6_hotels_built_then_sold_as_one_when_the_bank_is_short(phone: Page,
     confirm.click()
     expect(phone.get_by_role("status")).to_contain_text(f"Ana pays the bank ${cost:,} to build")
     expect(balance(phone, 0)).to_have_text(f"${cash - cost:,}")
-    expect(phone.locator(".balance").first.locator(".deed-chip")).to_have_text(["H", "H", "H"])
+    chips = phone.locator(".balance").first.locator(".deed-chip")
+    expect(chips.locator("[aria-hidden=true]")).to_have_text(["H", "H", "H"])  # seen
+    expect(chips.locator(".sr")).to_have_text(  # heard
+        [f"{US.spaces[i].name} · 1 hotel" for i in GREENS]
+    )
     cash -= cost
 
     # Bea's building leaves the bank 3 houses: no hotel of Ana's can be broken down (B6)

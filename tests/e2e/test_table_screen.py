@@ -141,7 +141,7 @@ def test_the_table_screen_on_a_phone_shows_the_news_above_a_small_board(phone, l
     # The names are too small to draw here, but a screen reader still hears each square's
     # name before its owner ("Park Place owned by Eve · mortgaged").
     park_place = phone.locator('.sq[data-space="37"]')
-    assert park_place.inner_text().split() == "Park Place owned by Eve · mortgaged".split()
+    assert " ".join(park_place.inner_text().split()) == "Park Place owned by Eve · mortgaged"
     drawn = park_place.locator(".nm").bounding_box()
     assert drawn["width"] <= 1 and drawn["height"] <= 1
 
