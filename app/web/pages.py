@@ -42,8 +42,13 @@ class Option:
 
     def net(self, seat: int) -> int:
         """What the action does to one player's cash (0 when refused)."""
-        gained = sum(m.amount for m in self.movements if m.payee == seat)
-        return gained - sum(m.amount for m in self.movements if m.payer == seat)
+        return net_of(self.movements, seat)
+
+
+def net_of(movements: list, seat: int) -> int:
+    """What money movements do to one player's cash."""
+    gained = sum(m.amount for m in movements if m.payee == seat)
+    return gained - sum(m.amount for m in movements if m.payer == seat)
 
 
 def previewed(game: Game, kind: str, payload: dict, label: str = "", style: str = "primary"):

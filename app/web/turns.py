@@ -17,7 +17,7 @@ from ..models import Game
 from ..rules import RuleError
 from ..rules.moves import ROLL, Move, Wait, step_of, waits
 from ..rules.state import CARD, CHOICES, DEBT, THROW, GameState, PlayerState
-from .pages import Option, previewed
+from .pages import Option, net_of, previewed
 from .present import waits_of
 from .words import refused, said
 
@@ -138,7 +138,7 @@ def landing_options(game: Game, kind: str, base: dict) -> dict:
     if choice.what == CARD:
         # Each card shows what it does itself; what the move did first (the salary for
         # passing GO) is said once, in the core's words, above them.
-        moved = Option(kind, base, movements=outcome.movements).net(seat)
+        moved = net_of(outcome.movements, seat)
         cards = [card_choice(game, move, kind, base, moved) for move in choice.moves]
         said_first = said(outcome.lines, edition, outcome.text) if moved else ""
         return {"space": space, "options": [], "cards": cards, "moved": said_first}
