@@ -181,6 +181,15 @@ def fresh_database(kind: str, pg_admin: str = PG_ADMIN) -> Iterator[str]:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def stack_floor(stack: contextlib.ExitStack, database: str, pg_admin: str) -> Server:
+    """bench/floor_stack.py started on a fresh database of the kind asked for, for the length
+    of `stack` (the stack's floor beside the product, in tap.py and tap_server.py)."""
+    url = stack.enter_context(fresh_database(database, pg_admin))
+    port = free_port()
+    command = [sys.executable, "-m", "bench.floor_stack", "--port", str(port), "--database", url]
+    return stack.enter_context(Server(command, "", port, "floor_stack"))
+
+
 def checkout_path(checkout: Path) -> str:
     """A PYTHONPATH under which `tablebank` is another checkout's app/ (an older revision, for
     a before-and-after run): a folder of one link, made for this run."""

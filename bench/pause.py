@@ -23,13 +23,12 @@ are what a tap meets, and a benchmark that taps back to back undersells it.
 from . import floor_stack  # noqa: I001  (first: it patches the standard library for gevent)
 
 import argparse
-import html
 import random
 import sys
 import time
 
 from . import common
-from .tap_server import ACTION, FIELD, FORM
+from .tap_server import confirm_form
 
 MONEY = "/g/{game}/money?kind=bank_pay&player=0&amount=1"
 
@@ -42,12 +41,7 @@ class Tapper:
 
     def tap(self, pause: float) -> float:
         page = self.client.get(self.money).get_data(as_text=True)
-        form = FORM.search(page)
-        if form is None:
-            raise common.BenchError(f"{self.name}: no confirm form on the money page")
-        fields = {k: html.unescape(v) for k, v in FIELD.findall(form[2])}
-        action = html.unescape(ACTION.search(form[1])[1])
-        headers = {"X-Tablebank-Tap": "1", "X-CSRFToken": common.csrf_token(page)}
+        action, fields, headers = confirm_form(self.name, page)
         time.sleep(pause)
         began = time.perf_counter()
         answer = self.client.post(action, data=fields, headers=headers)

@@ -250,10 +250,7 @@ def floor_variant(stack: ExitStack, name: str, *options: str) -> Variant:
 def stack_floor_variant(stack: ExitStack, args, database: str) -> Variant:
     """bench/floor_stack.py on a fresh database of the setup's kind: the same tap through
     Flask, Flask-SQLAlchemy and a commit, and nothing of the product's own."""
-    url = stack.enter_context(common.fresh_database(database, args.pg_admin_url))
-    port = common.free_port()
-    command = [sys.executable, "-m", "bench.floor_stack", "--port", str(port), "--database", url]
-    floor = stack.enter_context(common.Server(command, "", port, "floor_stack"))
+    floor = common.stack_floor(stack, database, args.pg_admin_url)
     return Variant("floor_stack", floor.url, "floor", "floor", "floor", 1500)
 
 

@@ -110,18 +110,8 @@ class Target:
         return self.banker.getresponse()
 
     def tap(self, keep: bool) -> None:
-        page = self.send("GET", self.money)
-        found = FORM.search(page)
-        token = common.CSRF.search(page)
-        if not found or not token:
-            raise common.BenchError(f"{self.name}: no confirm form on the money page")
-        fields = {k: html.unescape(v) for k, v in FIELD.findall(found[2])}
-        action = html.unescape(ACTION.search(found[1])[1])
-        headers = {
-            "X-Tablebank-Tap": "1",
-            "X-CSRFToken": token[1],
-            "Content-Type": "application/x-www-form-urlencoded",
-        }
+        action, fields, headers = confirm_form(self.name, self.send("GET", self.money))
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
         time.sleep(0.05)  # the phone's stream has sent what the money page's read woke
         self.cash_at.clear()
         began = time.perf_counter()
@@ -138,6 +128,18 @@ class Target:
                     "cash": None if cash is None else (cash - began) * 1000,
                 }
             )
+
+
+def confirm_form(name: str, page: str) -> tuple[str, dict, dict]:
+    """The money page's confirm form as static/app.js posts it: its address, its fields and
+    the headers of a tap (X-Tablebank-Tap, the page's CSRF token)."""
+    found = FORM.search(page)
+    token = common.CSRF.search(page)
+    if not found or not token:
+        raise common.BenchError(f"{name}: no confirm form on the money page")
+    fields = {k: html.unescape(v) for k, v in FIELD.findall(found[2])}
+    action = html.unescape(ACTION.search(found[1])[1])
+    return action, fields, {"X-Tablebank-Tap": "1", "X-CSRFToken": token[1]}
 
 
 def figures(rows: list[dict], which: str) -> dict:
@@ -163,10 +165,7 @@ def product(stack: ExitStack, args, kind: str, database: str, name: str) -> Targ
 
 def stack_floor(stack: ExitStack, args, database: str, money: str, phone: str) -> Target:
     """bench/floor_stack.py on a fresh database of the setup's kind, its banker remembered."""
-    url = stack.enter_context(common.fresh_database(database, args.pg_admin_url))
-    port = common.free_port()
-    command = [sys.executable, "-m", "bench.floor_stack", "--port", str(port), "--database", url]
-    server = stack.enter_context(common.Server(command, "", port, "floor_stack"))
+    server = common.stack_floor(stack, database, args.pg_admin_url)
     target = Target("floor_stack", server.url, money, phone, server)
     target.send("GET", "/g/floor/?key=floor")  # the banker's device remembered
     return target
