@@ -141,7 +141,7 @@ def landing_options(game: Game, kind: str, base: dict) -> dict:
         moved = net_of(outcome.movements, seat)
         cards = [card_choice(game, move, kind, base, moved) for move in choice.moves]
         said_first = said(outcome.lines, edition, outcome.text) if moved else ""
-        return {"space": space, "options": [], "cards": cards, "moved": said_first}
+        return {"space": space, "options": [], "cards": cards, "move_said": said_first}
     options = [answer_option(game, kind, base, move, space) for move in choice.moves]
     return {"space": space, "options": options, "cards": []}
 
