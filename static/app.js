@@ -47,7 +47,8 @@
 // "version N is out" and the page fetches it; every seat's cash may come first ("cash");
 // "gone" when the page's link or key no longer opens it, or the page is ahead of its game
 // (a restore of an older copy): the page reloads.
-// EventSource reconnects by itself; if streams never work, poll instead. The new markup is
+// EventSource reconnects by itself, and the page opens a new stream when its network comes
+// back; if streams never work, poll instead. The new markup is
 // merged into the page (idiomorph, static/idiomorph.min.js): nodes that did not change stay,
 // so focus, an open panel, a chosen radio and typed text survive; the one sentence that
 // matters (a payment, "Your turn", an auction) is said in the polite live region.
@@ -64,7 +65,8 @@ var tablebank = (function () {
         var script = document.createElement("script");
         script.src = morphAt.dataset.morph;
         script.dataset.lazy = "1";  // not one of the page's own files (see `assets`)
-        script.onload = script.onerror = function () { done(); };
+        script.onload = function () { done(); };
+        script.onerror = function () { morphing = null; script.remove(); done(); };  // the next merge tries again
         document.head.appendChild(script);
       });
     }
@@ -154,8 +156,12 @@ var tablebank = (function () {
     if (!box) { return; }
     if (busy) { waiting = true; return; }
     busy = true;
-    fetch(location.pathname + "?fragment=1", { cache: "no-store" }).then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
-      if (html !== null && box) { show(html, version); }
+    fetch(location.pathname + "?fragment=1", { cache: "no-store" }).then(function (r) {
+      // Drawn at the version it says: an answer that comes late is older than what the stream brought since.
+      var said = r.headers.get("X-Tablebank-Version");
+      return r.ok && said ? r.text().then(function (html) { return [html, Number(said)]; }) : null;
+    }).then(function (got) {
+      if (got && box) { version = Math.max(version, got[1]); show(got[0], got[1]); }
     }).catch(function () {}).then(function () { busy = false; if (waiting) { waiting = false; refresh(); } });
   }
   function poll() { if (!polling) { polling = setInterval(refresh, 3000); } }
@@ -205,8 +211,15 @@ var tablebank = (function () {
     url = box.dataset.live;
     if (window.EventSource) { connect(); } else { poll(); }
   }
+  // A stream that lived through a lost network may never say anything again (a phone that
+  // changed networks keeps a dead connection for minutes): open a new one, from this version.
+  function back() {
+    if (!box) { return; }
+    if (source) { source.close(); connect(); }
+    if (polling || !source) { refresh(); }
+  }
   follow();
-  window.addEventListener("online", refresh);
+  window.addEventListener("online", back);
   return { follow: follow, say: say, morphReady: morphReady };
 })();
 // A tap stays on the page: an action's form (the `action` macro's, a card, a bid chip, quick

@@ -183,7 +183,7 @@ def dashboard(game_id: str):
     game = load(game_id)
     bank.end_if_time_is_up(game)
     if request.args.get("fragment"):
-        return dashboard_live(game)[1]
+        return shared.fetched(*dashboard_live(game))
     if ("keep", game.id) in get_flashed_messages(with_categories=True):
         # A new game's banker link shows once in the live part: this page's own drawing.
         return page("game.html", game, codes=True, keep_link=True, **dashboard_context(game))

@@ -13,7 +13,7 @@ from ..rules import score_breakdown
 from ..rules.auctions import lot_fields, lowest_bid, may_bid
 from ..rules.property import lift_cost
 from ..rules.state import DEAL
-from . import turns
+from . import shared, turns
 from .args import seat_of
 from .filters import as_utc
 from .pages import Option, action_page, load, page, previewed
@@ -36,7 +36,7 @@ def auction(game_id: str):
     lot = lot_fields(state.auction)  # the bid is for the lot on sale as it is previewed
     bid = previewed(game, "bid", {**fields, **lot}) if fields["amount"] else None
     if request.args.get("fragment"):
-        return auction_fragment(game)
+        return shared.fetched(game.version, auction_fragment(game))
     context = dict(auction=state.auction, fields=fields, bid=bid, closes=closes(game, state))
     return page("auction.html", game, chips=bid_chips(state, bank.edition_of(game)), **context)
 

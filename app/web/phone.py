@@ -111,7 +111,7 @@ def player_page(token: str):
     game, seat = player.game, player.seat
     bank.end_if_time_is_up(game)
     if request.args.get("fragment"):
-        return live_part(game, seat, token)[1]
+        return shared.fetched(*live_part(game, seat, token))
     return page("phone.html", game, token=token, seat=seat, live=live_part(game, seat, token))
 
 

@@ -19,7 +19,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 
-from flask import g, has_app_context, request, session
+from flask import Response, g, has_app_context, request, session
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
@@ -35,6 +35,7 @@ VERSION = f"version-{MARK}"
 KEYS = re.compile(re.escape(KEY))
 FILL = f"fill-{MARK}-"  # FILL + a name + ".": HTML put in as the part is sent
 FILLS = re.compile(re.escape(FILL) + r"([a-z_]+)\.")
+SHOWS = "X-Tablebank-Version"  # the version a fetched live part shows (static/app.js)
 MOST = 4096  # live parts kept per process (the newest version of each), least recent out
 PIECES = 1024  # pieces of parts kept per process (web/shared.piece), least recent out
 
@@ -88,6 +89,13 @@ def for_page(
 
     shown, html, put_in = drawn(key, version, drawn_here)
     return shown, Markup(own(html, generate_csrf(), shown, put_in))
+
+
+def fetched(version: int, html: str) -> Response:
+    """A live part as its page fetches it (`?fragment=1`), saying the version it shows: an
+    answer that arrives late is not drawn over a newer part that the page's stream brought
+    meanwhile."""
+    return Response(html, mimetype="text/html", headers={SHOWS: str(version)})
 
 
 def passes_through(game_id: str) -> bool:

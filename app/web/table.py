@@ -28,7 +28,9 @@ def screen(token: str):
     game = game_by_table_token(token)
     bank.end_if_time_is_up(game)
     g.passing = shared.passes_through(game.id)  # its stream goes home: its squares stay there
-    return table_part(game, token, fragment=bool(request.args.get("fragment")))
+    if request.args.get("fragment"):
+        return shared.fetched(game.version, table_part(game, token))
+    return table_part(game, token, fragment=False)
 
 
 def table_part(game: Game, token: str, fragment: bool = True) -> str:

@@ -4,7 +4,9 @@ whole, and the news is said in the page's polite live region. Headless Chromium,
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, Page, expect
+import re
+
+from playwright.sync_api import Browser, Page, Route, expect
 
 from .flows import PHONE, player_links, start_game
 
@@ -58,4 +60,34 @@ def test_the_live_region_says_a_payment_once(browser: Browser, phone: Page, live
     banker_pays(phone, game_url, 1, "Bea pays the bank", 20)  # no news of Ana's: not said
     expect(ana.locator("#live")).to_have_attribute("data-version", "2")
     expect(region).to_have_text("Bea pays Ana $50")
+    ana.context.close()
+
+
+def test_the_merging_script_that_failed_to_load_once_is_fetched_again(
+    browser: Browser, phone: Page, live_server
+):
+    """The script that merges updates is fetched at the first one; if the network failed it
+    then, that update is put in whole, and the next one fetches the script again and merges:
+    the open pay panel stays open."""
+    start_game(phone, live_server)
+    game_url = phone.url.split("?")[0].split("codes")[0]
+    ana = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    failed: list[str] = []
+
+    def fail_once(route: Route) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort("internetdisconnected")
+
+    ana.route(re.compile(r"/static/idiomorph"), fail_once)
+    ana.goto(player_links(phone, live_server)["Ana"])
+    banker_pays(phone, game_url, 1, "Bea pays Ana", 50)
+    expect(ana.locator(".history")).to_contain_text("Bea pays Ana $50")  # put in whole
+    assert failed
+    ana.get_by_text("Pay someone").click()
+    banker_pays(phone, game_url, 1, "Bea pays Ana", 20)
+    expect(ana.locator(".history")).to_contain_text("Bea pays Ana $20")  # merged
+    expect(ana.locator("details.pay")).to_have_attribute("open", "")
     ana.context.close()

@@ -81,6 +81,11 @@ def test_a_player_page_loads_in_at_most_12_kb_all_resources_included(
 def test_the_player_page_follows_the_game_live_and_after_the_network_drops(
     browser: Browser, phone: Page, live_server
 ):
+    """A phone that lost its network catches up when it comes back, and from then on follows
+    the game live again. The page opens a new stream as soon as its network is back: the one
+    from before the drop may be a dead connection (a phone that changed networks), silent for
+    minutes. Chromium's offline emulation keeps the old one alive, so the test sees the new
+    stream asked for, and the payments that follow."""
     start_game(phone, live_server)
     links = player_links(phone, live_server)
     bea = own_phone(browser, links["Bea"])
@@ -89,14 +94,18 @@ def test_the_player_page_follows_the_game_live_and_after_the_network_drops(
     def pay_bea(amount: int) -> None:
         phone.goto(dashboard + f"money?kind=bank_pay&player=1&amount={amount}")
         phone.get_by_role("button", name=f"The bank pays Bea ${amount}").click()
+        expect(phone.get_by_role("link", name=f"Undo: The bank pays Bea ${amount}")).to_be_visible()
 
     pay_bea(100)
     expect(bea.locator("#balance")).to_have_text("$1,600")
     bea.context.set_offline(True)
     bea.wait_for_function("!navigator.onLine")  # the page knows its network is gone
     pay_bea(50)
-    bea.context.set_offline(False)
-    expect(bea.locator("#balance")).to_have_text("$1,650")
+    with bea.expect_request(lambda asked: "/live?" in asked.url):
+        bea.context.set_offline(False)
+    expect(bea.locator("#balance")).to_have_text("$1,650")  # what it missed
+    pay_bea(25)
+    expect(bea.locator("#balance")).to_have_text("$1,675")  # what happens after
     assert bea.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload
     bea.context.close()
 

@@ -233,3 +233,23 @@ def test_the_banker_s_actions_drawn_for_one_page_name_the_version_they_were_draw
     after = table.act("bank_pay", player=0, amount=10)["game"]["version"]
     assert f"/pick/pass_go?v={before}" in first
     assert f"/pick/pass_go?v={after}" in actions()
+
+
+def test_each_fetched_live_part_says_the_version_it_shows(table):
+    """A page that fetches its live part (`?fragment=1`: when polling, or told "version N is
+    out") is told the version the part was drawn at, as its page's `data-version` says: an
+    answer that arrives after the stream brought a newer part is not drawn over it
+    (static/app.js). The dashboard, an auction, a player's page and the table screen."""
+    table.new_api_game(names=("Ana", "Bea"))
+    table.act("bank_pay", player=1, amount=50)
+    version = table.act("land", player=0, space=READING, choices=[{"kind": "decline"}])["game"][
+        "version"
+    ]
+    pages = (f"/g/{table.id}/", f"/g/{table.id}/auction", table.phone(1), table.screen())
+    for url in pages:
+        whole = table.page(url)
+        assert f'data-version="{version}"' in whole, url
+        fetched = table.client.get(url + "?fragment=1")
+        assert fetched.status_code == 200 and fetched.mimetype == "text/html", url
+        assert fetched.headers["X-Tablebank-Version"] == str(version), url
+        assert "<html" not in fetched.text, url
