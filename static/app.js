@@ -48,7 +48,7 @@
 // "gone" when the page's link or key no longer opens it, or the page is ahead of its game
 // (a restore of an older copy): the page reloads.
 // EventSource reconnects by itself, and the page opens a new stream when its network comes
-// back; if streams never work, poll instead. The new markup is
+// back or it is seen again; if streams never work, poll instead. The new markup is
 // merged into the page (idiomorph, static/idiomorph.min.js): nodes that did not change stay,
 // so focus, an open panel, a chosen radio and typed text survive; the one sentence that
 // matters (a payment, "Your turn", an auction) is said in the polite live region.
@@ -211,15 +211,24 @@ var tablebank = (function () {
     url = box.dataset.live;
     if (window.EventSource) { connect(); } else { poll(); }
   }
-  // A stream that lived through a lost network may never say anything again (a phone that
-  // changed networks keeps a dead connection for minutes): open a new one, from this version.
-  function back() {
-    if (!box) { return; }
-    if (source) { source.close(); connect(); }
-    if (polling || !source) { refresh(); }
+  // A stream that lived through a lost network, or a phone put down, may never say anything
+  // again (a phone that changed networks keeps a dead connection for minutes; iOS closes a
+  // hidden page's without a word): a page out of sight holds no stream, and a page back in
+  // sight or online opens a new one, from the version it shows.
+  function reopen() {
+    if (!box || document.visibilityState === "hidden") { return; }
+    var polled = polling !== null;
+    stop();
+    failures = 0;
+    if (window.EventSource) { connect(); }
+    if (polled || !window.EventSource) { poll(); refresh(); }
   }
   follow();
-  window.addEventListener("online", back);
+  window.addEventListener("online", reopen);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") { stop(); } else { reopen(); }
+  });
+  window.addEventListener("pageshow", function (e) { if (e.persisted && !source && !polling) { reopen(); } });
   return { follow: follow, say: say, morphReady: morphReady };
 })();
 // A tap stays on the page: an action's form (the `action` macro's, a card, a bid chip, quick

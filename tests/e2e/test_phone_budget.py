@@ -78,6 +78,31 @@ def test_a_player_page_loads_in_at_most_12_kb_all_resources_included(
     assert total <= BUDGET, f"{total} bytes for {urls}"
 
 
+def bank_pays_bea(banker: Page, dashboard: str, amount: int) -> None:
+    """The banker's quick money: the bank pays Bea `amount`, done once its Undo is offered."""
+    banker.goto(dashboard + f"money?kind=bank_pay&player=1&amount={amount}")
+    banker.get_by_role("button", name=f"The bank pays Bea ${amount}").click()
+    expect(banker.get_by_role("link", name=f"Undo: The bank pays Bea ${amount}")).to_be_visible()
+
+
+def in_sight(page: Page, seen: bool) -> None:
+    """The page put out of sight (a phone put down, its screen locked) or seen again, as the
+    browser tells it; headless Chromium's pages are always in sight."""
+    page.evaluate(
+        """seen => {
+          Object.defineProperty(document, "visibilityState",
+                                { configurable: true, get: () => seen ? "visible" : "hidden" });
+          Object.defineProperty(document, "hidden", { configurable: true, get: () => !seen });
+          document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        seen,
+    )
+
+
+def stream_asked(asked) -> bool:
+    return "/live?" in asked.url
+
+
 def test_the_player_page_follows_the_game_live_and_after_the_network_drops(
     browser: Browser, phone: Page, live_server
 ):
@@ -91,21 +116,38 @@ def test_the_player_page_follows_the_game_live_and_after_the_network_drops(
     bea = own_phone(browser, links["Bea"])
     dashboard = open_game(phone, live_server)
 
-    def pay_bea(amount: int) -> None:
-        phone.goto(dashboard + f"money?kind=bank_pay&player=1&amount={amount}")
-        phone.get_by_role("button", name=f"The bank pays Bea ${amount}").click()
-        expect(phone.get_by_role("link", name=f"Undo: The bank pays Bea ${amount}")).to_be_visible()
-
-    pay_bea(100)
+    bank_pays_bea(phone, dashboard, 100)
     expect(bea.locator("#balance")).to_have_text("$1,600")
     bea.context.set_offline(True)
     bea.wait_for_function("!navigator.onLine")  # the page knows its network is gone
-    pay_bea(50)
-    with bea.expect_request(lambda asked: "/live?" in asked.url):
+    bank_pays_bea(phone, dashboard, 50)
+    with bea.expect_request(stream_asked):
         bea.context.set_offline(False)
     expect(bea.locator("#balance")).to_have_text("$1,650")  # what it missed
-    pay_bea(25)
+    bank_pays_bea(phone, dashboard, 25)
     expect(bea.locator("#balance")).to_have_text("$1,675")  # what happens after
+    assert bea.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload
+    bea.context.close()
+
+
+def test_a_phone_put_down_holds_no_stream_and_catches_up_when_seen_again(
+    browser: Browser, phone: Page, live_server
+):
+    """A phone on the table with its screen locked holds no stream (iOS would close it
+    without a word, and a server need not keep a thousand for pages nobody sees); seen again,
+    it opens a new one, shows what happened meanwhile and says it in its live region."""
+    start_game(phone, live_server)
+    links = player_links(phone, live_server)
+    bea = own_phone(browser, links["Bea"])
+    dashboard = open_game(phone, live_server)
+    expect(bea.locator("#balance")).to_have_text("$1,500")
+    with bea.expect_event("requestfailed", stream_asked):  # closed by the page
+        in_sight(bea, False)
+    bank_pays_bea(phone, dashboard, 50)
+    with bea.expect_request(stream_asked):
+        in_sight(bea, True)
+    expect(bea.locator("#balance")).to_have_text("$1,550")
+    expect(bea.locator("#announce")).to_have_text("The bank pays Bea $50")
     assert bea.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload
     bea.context.close()
 
