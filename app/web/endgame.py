@@ -23,6 +23,7 @@ bp = Blueprint("endgame", __name__, url_prefix="/g/<game_id>")
 
 CHART_WIDTH, CHART_HEIGHT, PAD = 360, 200, 28
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 3", "12 3 3 3", "5 2 1 2")
+MARK_SPACE = 17  # an end letter's circle (radius 8) and a pixel between two side by side
 CHART_POINTS = 120  # a point every 3 units of the chart's width, whatever the game's length
 
 
@@ -190,11 +191,24 @@ def worth_chart(game) -> dict:
             )
             for n, row in shown
         ]
-        line = {"seat": p.seat, "name": p.name, "colour": p.colour, "end": xy[-1]}
+        line = {"seat": p.seat, "name": p.name, "colour": p.colour, "letter_at": xy[-1]}
         line["points"] = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
         line["dash"] = DASHES[p.seat % len(DASHES)]  # told apart without colour too
         lines.append(line)
+    side_by_side(lines)
     return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "pad": PAD, "top": top, "lines": lines}
+
+
+def side_by_side(lines: list[dict]) -> None:
+    """Players who end at (nearly) the same worth have their letters side by side, leftwards
+    from the end, not one on top of the other: every bankrupt player ends at nothing."""
+    placed: list[tuple[float, float]] = []
+    for line in lines:
+        x, y = line["letter_at"]
+        while any(abs(x - px) < MARK_SPACE and abs(y - py) < MARK_SPACE for px, py in placed):
+            x -= MARK_SPACE
+        placed.append((x, y))
+        line["letter_at"] = (x, y)
 
 
 CSV_PAGE = 500  # log rows read at a time for the download

@@ -11,6 +11,7 @@ from ..support import (
     BALTIC,
     BOARDWALK,
     INCOME_TAX,
+    LUXURY_TAX,
     MEDITERRANEAN,
     PACIFIC,
     PARK_PLACE,
@@ -216,6 +217,27 @@ def test_sg4_results_rank_the_players_with_their_breakdown_and_a_chart(table):
     assert words.index("Bea winner Net worth $1,550") < words.index("Ana Net worth $1,450")
     assert "Cash $1,150 Deeds $400" in words  # Bea's breakdown
     assert page.count("<polyline") == 2
+
+
+def test_k3_k4_sg4_players_who_end_at_the_same_worth_have_their_letters_side_by_side(table):
+    """K3, K4: Bea and Cal both go bankrupt to the bank, so both lines end at nothing: on the
+    results' chart their letters sit side by side at the end, not one hiding the other."""
+    table.new_game(("Ana", "Bea", "Cal"))
+    for seat in (1, 2):
+        table.act("bank_collect", player=seat, amount=1490)
+        table.act("land", player=seat, space=LUXURY_TAX)  # $10 against the tax: a debt
+        table.act("bankrupt", player=seat)
+    assert table.state().ended and table.cash()[1:] == [0, 0]
+    page = table.page(f"/g/{table.id}/results")
+    letters = [
+        (float(x), float(y))
+        for x, y in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="8"', page)
+    ]
+    assert len(letters) == 3
+    for i, (x, y) in enumerate(letters):
+        for other_x, other_y in letters[i + 1 :]:
+            assert abs(x - other_x) >= 16 or abs(y - other_y) >= 16, letters
+    assert letters[1][1] == letters[2][1]  # both at nothing, on the chart's floor
 
 
 def test_tl1_time_limited_game_shows_the_countdown(client):
