@@ -43,7 +43,9 @@ def busy_table(url: str, edition: str) -> Api:
     return api
 
 
-@pytest.mark.parametrize("size", TV_SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+@pytest.mark.parametrize(
+    "size", [*TV_SIZES, {"width": 1280, "height": 720}], ids=lambda s: f"{s['width']}x{s['height']}"
+)
 @pytest.mark.parametrize("edition", ["us-classic", "uk", "es"])
 def test_tl1_the_table_screen_fills_a_tv_with_whole_names_of_14_px_or_more(
     browser: Browser, live_server, tmp_path, size, edition
@@ -99,6 +101,33 @@ def test_tokens_stand_on_the_tracked_spaces_and_move_live(browser: Browser, live
     context.close()
 
 
+# Each building on a square as drawn, and whether it is whole inside the square's band.
+BUILDINGS = """(space) => [...document.querySelectorAll(`.sq[data-space="${space}"] .band > *`)]
+  .map(b => {
+    const r = b.getBoundingClientRect(), band = b.parentElement.getBoundingClientRect();
+    return { kind: b.className, width: r.width, height: r.height,
+             inside: r.top >= band.top - 0.5 && r.bottom <= band.bottom + 0.5 &&
+                     r.left >= band.left - 0.5 && r.right <= band.right + 0.5 };
+  })"""
+
+
+def test_b3_houses_and_a_hotel_are_counted_across_the_table_on_a_tv(browser: Browser, live_server):
+    """B3: Bea's greens carry 4, 4 houses and a hotel. On a TV of 1080 lines a house is a
+    square of 16 px or more (1.5% of the screen's height; it was 11.5 px) and the hotel twice
+    as wide, each whole inside its square's band, the names still whole (above)."""
+    api = busy_table(live_server, "us-classic")
+    context = browser.new_context(viewport=TV_SIZES[0])
+    tv = context.new_page()
+    tv.goto(api.table_url())
+    for space in (31, 32):  # Pacific and North Carolina Avenues
+        houses = tv.evaluate(BUILDINGS, space)
+        assert [b["kind"] for b in houses] == ["house"] * 4, houses
+        assert all(b["width"] >= 16 and b["height"] >= 16 and b["inside"] for b in houses), houses
+    (hotel,) = tv.evaluate(BUILDINGS, 34)  # Pennsylvania Avenue
+    assert hotel["kind"] == "hotel" and hotel["width"] >= 32 and hotel["inside"], hotel
+    context.close()
+
+
 # A square's stripes and its name's backing, as drawn: the contrast of each stripe colour
 # against the square's white (WCAG 1.4.11 asks 3:1 of a mark that means something).
 STRIPES = """(space) => {
@@ -142,6 +171,14 @@ def test_the_table_screen_on_a_phone_shows_the_news_above_a_small_board(phone, l
     # name before its owner ("Park Place owned by Eve · mortgaged").
     park_place = phone.locator('.sq[data-space="37"]')
     assert " ".join(park_place.inner_text().split()) == "Park Place owned by Eve · mortgaged"
+    heard = {
+        space: " ".join(phone.locator(f'.sq[data-space="{space}"] .body').inner_text().split())
+        for space in (31, 34)
+    }  # B3: and its buildings, drawn too small to count here
+    assert heard == {
+        31: "Pacific Avenue owned by Bea · 4 houses",
+        34: "Pennsylvania Avenue owned by Bea · 1 hotel",
+    }
     drawn = park_place.locator(".nm").bounding_box()
     assert drawn["width"] <= 1 and drawn["height"] <= 1
 
