@@ -17,6 +17,7 @@ from ..i18n import translations
 from ..rules.words import N_
 from . import shared
 from .colours import ink_on, legible
+from .labels import board_label
 from .words import edition_name
 
 
@@ -72,6 +73,7 @@ def register(app: Flask) -> None:
         return ink_on(legible(colour))
 
     app.add_template_filter(legible)
+    app.add_template_filter(board_label)
     app.add_template_global(mark)
     app.add_template_global(chip)
     app.add_template_global(edition_name)

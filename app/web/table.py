@@ -99,7 +99,8 @@ def squares(game: Game) -> Markup:
     actions move money, not tokens or deeds."""
 
     def drawn() -> str:
-        return render_template("_squares.html", cells=board(game))
+        language = bank.edition_of(game).language
+        return render_template("_squares.html", cells=board(game), language=language)
 
     return shared.piece(board_shows(game), drawn)
 

@@ -22,7 +22,7 @@ from tablebank.paths import ROOT, SHIPPED
 from ..servers import Server
 from ..support import setup_of
 
-DEFERRED = ("alembic", "jsonschema", "qrcode.image.svg", "limits")
+DEFERRED = ("alembic", "jsonschema", "qrcode.image.svg", "limits", "pyphen")
 IMPORTED = (
     "import sys; from tablebank import create_app; home = create_app().test_client().get('/');"
     f"assert home.status_code == 200; print(*(m for m in {DEFERRED} if m in sys.modules))"
