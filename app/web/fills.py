@@ -34,8 +34,8 @@ def balance_line(player: dict, worth: int, edition) -> str:
     worth_said = escape(said(N_("Net worth %(amount)s")) % {"amount": edition.money(worth)})
     cash = money(edition, player["cash"])
     return (
-        f'<li style="border-color: {escape(legible(player["colour"]))}">{chip(player)} '
-        f'<span class="name">{name}</span> '
+        f'<li style="border-color: {escape(legible(player["colour"]))}">'
+        f'<span class="name">{chip(player)} {name}</span> '
         f'<span class="cash" data-cash="{player["seat"]}">{cash}</span> '
         f'<span class="worth">{worth_said}</span></li>'
     )

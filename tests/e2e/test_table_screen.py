@@ -112,7 +112,10 @@ def test_tokens_stand_on_the_tracked_spaces_and_move_live(browser: Browser, live
 WORD_LINES = """(word) => {
   const name = [...document.querySelectorAll('.table-balances .name')]
     .find(n => n.textContent.includes(word));
-  const text = name.firstChild, at = text.textContent.indexOf(word), range = document.createRange();
+  const walk = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+  let text = walk.nextNode();
+  while (!text.textContent.includes(word)) text = walk.nextNode();
+  const at = text.textContent.indexOf(word), range = document.createRange();
   range.setStart(text, at);
   range.setEnd(text, at + word.length);
   return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
