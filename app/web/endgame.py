@@ -191,7 +191,7 @@ def worth_chart(game) -> dict:
             )
             for n, row in shown
         ]
-        line = {"seat": p.seat, "name": p.name, "colour": p.colour, "letter_at": xy[-1]}
+        line = {"seat": p.seat, "name": p.name, "colour": p.colour, "end": xy[-1]}
         line["points"] = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
         line["dash"] = DASHES[p.seat % len(DASHES)]  # told apart without colour too
         lines.append(line)
@@ -201,14 +201,15 @@ def worth_chart(game) -> dict:
 
 def side_by_side(lines: list[dict]) -> None:
     """Players who end at (nearly) the same worth have their letters side by side, leftwards
-    from the end, not one on top of the other: every bankrupt player ends at nothing."""
+    from the end, not one on top of the other: every bankrupt player ends at nothing. A
+    line's `end` is where its letter is drawn."""
     placed: list[tuple[float, float]] = []
     for line in lines:
-        x, y = line["letter_at"]
+        x, y = line["end"]
         while any(abs(x - px) < MARK_SPACE and abs(y - py) < MARK_SPACE for px, py in placed):
             x -= MARK_SPACE
         placed.append((x, y))
-        line["letter_at"] = (x, y)
+        line["end"] = (x, y)
 
 
 CSV_PAGE = 500  # log rows read at a time for the download
