@@ -109,6 +109,15 @@ var tablebank = (function () {
     said = now;
     say(fresh.join(" "));
   }
+  // The newest cash the stream sent ahead of its part: a part drawn before it (a late fetch
+  // merged while that part is still being drawn) must not put older figures back.
+  var cash = null;
+  function paint() {
+    box.querySelectorAll("[data-cash]").forEach(function (figure) {
+      var amount = cash.cash[Number(figure.dataset.cash)];
+      if (typeof amount === "string") { figure.textContent = amount; }
+    });
+  }
   var shown = Promise.resolve();
   function show(html, v) {
     // One merge that throws must not stop the ones after it.
@@ -134,6 +143,7 @@ var tablebank = (function () {
       if (place) { place.replaceWith(once); }
     }
     box.dataset.version = String(v);
+    if (cash && cash.version > v) { paint(); }
     settle(v);
     announce();
     box.dispatchEvent(new Event("updated", { bubbles: true }));
@@ -175,10 +185,8 @@ var tablebank = (function () {
     source.addEventListener("cash", function (e) {
       var news = JSON.parse(e.data);
       if (news.version <= version) { return; }
-      box.querySelectorAll("[data-cash]").forEach(function (figure) {
-        var amount = news.cash[Number(figure.dataset.cash)];
-        if (typeof amount === "string") { figure.textContent = amount; }
-      });
+      cash = news;
+      paint();
     });
     source.addEventListener("live", function (e) {
       failures = 0;
@@ -208,6 +216,7 @@ var tablebank = (function () {
     said = keys();
     if (url === box.dataset.live && (source || polling)) { return; }  // the same stream goes on
     stop();
+    cash = null;
     url = box.dataset.live;
     if (window.EventSource) { connect(); } else { poll(); }
   }

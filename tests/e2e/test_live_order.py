@@ -4,6 +4,7 @@ size)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from playwright.sync_api import Browser, Route, expect
@@ -16,6 +17,7 @@ EVERY_BALANCE_SHOWN = """() => {
     .observe(document.getElementById("live"),
              { subtree: true, childList: true, characterData: true });
 }"""
+SSE = {"Content-Type": "text/event-stream"}
 
 
 def test_a_late_fetch_is_not_drawn_over_what_the_stream_brought_since(
@@ -43,6 +45,7 @@ def test_a_late_fetch_is_not_drawn_over_what_the_stream_brought_since(
     bea.goto(game.player_url(1))
     expect(bea.locator("#balance")).to_have_text("$1,500")
     bea.evaluate(EVERY_BALANCE_SHOWN)
+    held_until(bea, lambda: first_stream, "the page opened no stream")
 
     out = game.act("bank_pay", player=1, amount=50)["game"]["version"]
     with bea.expect_request(re.compile(r"\?fragment=1$")):
@@ -51,11 +54,7 @@ def test_a_late_fetch_is_not_drawn_over_what_the_stream_brought_since(
             headers={"Content-Type": "text/event-stream"},
             body=f"retry: 200\n\nevent: version\ndata: {out}\n\n",
         )
-    waited = 0
-    while not slow_fetches:  # the fetch's answer is being read from the server
-        assert waited < WAIT_MS, "the page's fetch was never answered"
-        bea.wait_for_timeout(20)
-        waited += 20
+    held_until(bea, lambda: slow_fetches, "the page's fetch was never answered")
     game.act("bank_pay", player=1, amount=25)
     expect(bea.locator("#balance")).to_have_text("$1,575")  # by the stream it reopened
 
@@ -68,3 +67,56 @@ def test_a_late_fetch_is_not_drawn_over_what_the_stream_brought_since(
     amounts = [int(re.sub(r"\D", "", text)) for text in bea.evaluate("shown")]
     assert amounts == sorted(amounts), f"the balance went back: {amounts}"
     bea.context.close()
+
+
+def test_a_late_fetch_merged_before_the_streams_part_keeps_the_cash_the_stream_sent_first(
+    browser: Browser, live_server
+):
+    """The stream sends every seat's cash at N+1 before it draws N+1's part. A late answer at N
+    merged in between (what a CI run caught) keeps the balance at N+1's: no flash of N's."""
+    game = Api(live_server)
+    bea = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    streams: list[Route] = []
+    slow_fetches: list[tuple[Route, object]] = []
+    bea.route(re.compile(r"/live\?"), lambda r: streams.append(r))  # held until let through
+    bea.route(re.compile(r"\?fragment=1$"), lambda r: slow_fetches.append((r, r.fetch())))
+    bea.goto(game.player_url(1))
+    expect(bea.locator("#balance")).to_have_text("$1,500")
+    bea.evaluate(EVERY_BALANCE_SHOWN)
+    held_until(bea, lambda: streams, "the page opened no stream")
+
+    at_n = game.act("bank_pay", player=1, amount=50)["game"]["version"]
+    with bea.expect_request(re.compile(r"\?fragment=1$")):
+        streams[0].fulfill(
+            status=200, headers=SSE, body=f"retry: 200\n\nevent: version\ndata: {at_n}\n\n"
+        )
+    held_until(bea, lambda: slow_fetches and len(streams) > 1, "no fetch, or no second stream")
+    at_next = game.act("bank_pay", player=1, amount=25)["game"]["version"]
+    cash = json.dumps({"version": at_next, "cash": ["$1,500", "$1,575"]})
+    streams[1].fulfill(status=200, headers=SSE, body=f"retry: 200\n\nevent: cash\ndata: {cash}\n\n")
+    expect(bea.locator("#balance")).to_have_text("$1,575")  # the cash, ahead of its part
+
+    held_until(bea, lambda: len(streams) > 2, "no third stream")
+    route, answer = slow_fetches[0]
+    assert "$1,550" in answer.text()
+    route.fulfill(response=answer)
+    expect(bea.locator("#live")).to_have_attribute(
+        "data-version", str(at_n)
+    )  # the part at N merged
+    expect(bea.locator("#balance")).to_have_text("$1,575")
+
+    streams[2].continue_()  # the server's stream: N+1's part, then whatever comes
+    game.act("bank_pay", player=1, amount=10)
+    expect(bea.locator("#balance")).to_have_text("$1,585")
+    amounts = [int(re.sub(r"\D", "", text)) for text in bea.evaluate("shown")]
+    assert amounts == sorted(amounts), f"the balance went back: {amounts}"
+    bea.context.close()
+
+
+def held_until(page, ready, failure: str) -> None:
+    """Waits on the page's clock until what the routes caught is ready."""
+    waited = 0
+    while not ready():
+        assert waited < WAIT_MS, failure
+        page.wait_for_timeout(20)
+        waited += 20
