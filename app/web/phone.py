@@ -192,19 +192,27 @@ def rank_of(worths: dict[int, int], seat: int) -> int | None:
     return 1 + sum(worth > worths[seat] for worth in worths.values())
 
 
+def tied(worths: dict[int, int], seat: int) -> bool:
+    """SG4: another player in the game is worth exactly what `seat` is (they share a rank)."""
+    return sum(worth == worths[seat] for worth in worths.values()) > 1
+
+
 def rank_said(state: GameState, worths: dict[int, int], seat: int) -> str:
-    """SG4: " · rank 2 of 6" after the player's net worth while the game goes on; nothing
-    for a player out of it, or once it has ended (the standings say it then)."""
+    """SG4: " · rank 2 of 6" after the player's net worth while the game goes on (", tied"
+    when it is shared); nothing for a player out of it, or once it has ended (the standings
+    say it then)."""
     rank = rank_of(worths, seat)
     if rank is None or state.ended:
         return ""
-    return rank_words(locale_name(), rank, len(worths))
+    return rank_words(locale_name(), rank, len(worths), tied(worths, seat))
 
 
 @lru_cache(maxsize=256)
-def rank_words(_language: str, rank: int, count: int) -> str:
+def rank_words(_language: str, rank: int, count: int, shared: bool) -> str:
     """SG4's words in the reader's language (which `_language` names for the cache): each
     phone says them at every version, and the catalogue's answer does not change."""
+    if shared:
+        return " · " + _("rank %(rank)s of %(count)s, tied", rank=rank, count=count)
     return " · " + _("rank %(rank)s of %(count)s", rank=rank, count=count)
 
 

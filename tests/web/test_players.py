@@ -42,17 +42,21 @@ def test_p2_the_player_page_shows_balance_deeds_rent_received_and_rank(table, ap
 
 def test_sg4_players_of_equal_worth_share_a_rank_on_their_phones(table, app):
     """SG4: a rank says how many are richer. Players of equal worth (every one, as a game
-    starts) share it, as they share a win; no phone reads "rank 2" for a tie."""
+    starts) share it, as they share a win, and each phone says it is shared; no phone reads
+    "rank 2" for a tie."""
     table.new_game(("Ana", "Bea", "Cal"))
-    assert [
-        table.read(table.phone(seat), app.test_client()).count("rank 1 of 3") for seat in range(3)
-    ] == [1, 1, 1]
+    assert [rank_read(table, app, seat) for seat in range(3)] == ["rank 1 of 3, tied"] * 3
     table.do("transfer", **{"from": 2, "to": 0, "amount": 100})
-    ranks = [
-        re.search(r"rank \d of 3", table.read(table.phone(s), app.test_client())).group(0)
-        for s in range(3)
-    ]
+    ranks = [rank_read(table, app, seat) for seat in range(3)]
     assert ranks == ["rank 1 of 3", "rank 2 of 3", "rank 3 of 3"]
+    table.do("transfer", **{"from": 1, "to": 2, "amount": 50})  # Bea and Cal: $1,450 each
+    ranks = [rank_read(table, app, seat) for seat in range(3)]
+    assert ranks == ["rank 1 of 3", "rank 2 of 3, tied", "rank 2 of 3, tied"]
+
+
+def rank_read(table, app, seat: int) -> str:
+    """The rank a player reads on their phone, after their net worth."""
+    return re.search(r"rank \d of \d(, tied)?", table.read(table.phone(seat), app.test_client()))[0]
 
 
 def test_sg4_the_final_standings_give_players_of_equal_worth_the_same_place(table, app):
