@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from playwright.sync_api import Browser, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from .flows import PHONE, WAIT_MS, Api
 
@@ -27,9 +27,7 @@ def test_a_late_fetch_is_not_drawn_over_what_the_stream_brought_since(
     fetches its part at N and the answer is slow; meanwhile the stream brings N+1. When the
     answer at N arrives, the balance stays at N+1's."""
     game = Api(live_server)
-    bea = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
     first_stream: list[Route] = []
-    slow_fetches: list[tuple[Route, object]] = []
 
     def stream(route: Route) -> None:  # the first one is held; the next ones are the server's
         if first_stream:
@@ -37,23 +35,9 @@ def test_a_late_fetch_is_not_drawn_over_what_the_stream_brought_since(
         else:
             first_stream.append(route)
 
-    def fetch(route: Route) -> None:  # answered by the server now, handed to the page later
-        slow_fetches.append((route, route.fetch()))
-
-    bea.route(re.compile(r"/live\?"), stream)
-    bea.route(re.compile(r"\?fragment=1$"), fetch)
-    bea.goto(game.player_url(1))
-    expect(bea.locator("#balance")).to_have_text("$1,500")
-    bea.evaluate(EVERY_BALANCE_SHOWN)
+    bea, slow_fetches = beas_phone(browser, game, stream)
     held_until(bea, lambda: first_stream, "the page opened no stream")
-
-    out = game.act("bank_pay", player=1, amount=50)["game"]["version"]
-    with bea.expect_request(re.compile(r"\?fragment=1$")):
-        first_stream[0].fulfill(
-            status=200,
-            headers={"Content-Type": "text/event-stream"},
-            body=f"retry: 200\n\nevent: version\ndata: {out}\n\n",
-        )
+    version_out(bea, first_stream[0], game.act("bank_pay", player=1, amount=50))
     held_until(bea, lambda: slow_fetches, "the page's fetch was never answered")
     game.act("bank_pay", player=1, amount=25)
     expect(bea.locator("#balance")).to_have_text("$1,575")  # by the stream it reopened
@@ -75,21 +59,10 @@ def test_a_late_fetch_merged_before_the_streams_part_keeps_the_cash_the_stream_s
     """The stream sends every seat's cash at N+1 before it draws N+1's part. A late answer at N
     merged in between (what a CI run caught) keeps the balance at N+1's: no flash of N's."""
     game = Api(live_server)
-    bea = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
     streams: list[Route] = []
-    slow_fetches: list[tuple[Route, object]] = []
-    bea.route(re.compile(r"/live\?"), lambda r: streams.append(r))  # held until let through
-    bea.route(re.compile(r"\?fragment=1$"), lambda r: slow_fetches.append((r, r.fetch())))
-    bea.goto(game.player_url(1))
-    expect(bea.locator("#balance")).to_have_text("$1,500")
-    bea.evaluate(EVERY_BALANCE_SHOWN)
+    bea, slow_fetches = beas_phone(browser, game, streams.append)  # held until let through
     held_until(bea, lambda: streams, "the page opened no stream")
-
-    at_n = game.act("bank_pay", player=1, amount=50)["game"]["version"]
-    with bea.expect_request(re.compile(r"\?fragment=1$")):
-        streams[0].fulfill(
-            status=200, headers=SSE, body=f"retry: 200\n\nevent: version\ndata: {at_n}\n\n"
-        )
+    at_n = version_out(bea, streams[0], game.act("bank_pay", player=1, amount=50))
     held_until(bea, lambda: slow_fetches and len(streams) > 1, "no fetch, or no second stream")
     at_next = game.act("bank_pay", player=1, amount=25)["game"]["version"]
     cash = json.dumps({"version": at_next, "cash": ["$1,500", "$1,575"]})
@@ -111,6 +84,31 @@ def test_a_late_fetch_merged_before_the_streams_part_keeps_the_cash_the_stream_s
     amounts = [int(re.sub(r"\D", "", text)) for text in bea.evaluate("shown")]
     assert amounts == sorted(amounts), f"the balance went back: {amounts}"
     bea.context.close()
+
+
+def beas_phone(browser: Browser, game: Api, stream) -> tuple[Page, list]:
+    """Bea's page, every balance it shows recorded; its streams go to `stream`, and each of
+    its fetches is answered by the server at once but handed to the page only when the test
+    says (the list it returns: the route and the answer)."""
+    bea = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    slow_fetches: list[tuple[Route, object]] = []
+    bea.route(re.compile(r"/live\?"), lambda route: stream(route))
+    bea.route(re.compile(r"\?fragment=1$"), lambda r: slow_fetches.append((r, r.fetch())))
+    bea.goto(game.player_url(1))
+    expect(bea.locator("#balance")).to_have_text("$1,500")
+    bea.evaluate(EVERY_BALANCE_SHOWN)
+    return bea, slow_fetches
+
+
+def version_out(bea: Page, stream: Route, done: dict) -> int:
+    """The held stream says only "version N is out" for the action `done` (as when it cannot
+    draw the part), then ends: the page fetches its part. Returns N."""
+    version = done["game"]["version"]
+    with bea.expect_request(re.compile(r"\?fragment=1$")):
+        stream.fulfill(
+            status=200, headers=SSE, body=f"retry: 200\n\nevent: version\ndata: {version}\n\n"
+        )
+    return version
 
 
 def held_until(page, ready, failure: str) -> None:
