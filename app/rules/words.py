@@ -110,9 +110,10 @@ def sentence(
     translate=lambda text: text,
     count: Count = english_count,
     number: Number = english_number,
+    joiner: str = "; ",
 ) -> str:
     """An action's lines as one sentence: "Ana buys Boardwalk for $400; ..."."""
-    text = "; ".join(
+    text = joiner.join(
         render(template, params, money, translate, count, number) for template, params in lines
     )
     return text[:1].upper() + text[1:]

@@ -11,6 +11,9 @@ __all__ = ["N_", "UNDO_PREFIX", "edition_name", "refused", "said"]
 
 
 UNDO_PREFIX = N_("Undo:")
+# Between two things one action did ("Ana lands on Boardwalk; Ana buys Boardwalk"): each is a
+# whole sentence, and Japanese ends one with "。", not a semicolon.
+LINES_JOINED = N_("; ")
 
 # The product's own editions' names (app/editions/*.json), for the catalogues: a page writes
 # them in the reader's language. A custom edition's name is shown as its file gives it.
@@ -48,7 +51,7 @@ def said(lines: list | None, edition: Edition, fallback: str = "", undo: bool = 
     """An action's sentence; `fallback` (the stored English) where no lines were kept."""
     if not lines:
         return fallback
-    text = sentence(lines, edition.money, gettext, counted, grouped)
+    text = sentence(lines, edition.money, gettext, counted, grouped, gettext(LINES_JOINED))
     return f"{gettext(UNDO_PREFIX)} {text}" if undo else text
 
 

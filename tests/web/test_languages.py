@@ -237,3 +237,22 @@ def test_a_percent_in_the_words_reads_as_one_in_each_language_page_after_page(ta
         spanish = table.read(f"{mortgages}&lang=es")
         assert "cuesta eso más un 10 %, redondeado hacia arriba" in spanish
         assert "10 %%" not in spanish
+
+
+def test_p3_the_things_one_action_did_are_joined_as_the_reader_s_language_joins_sentences(app):
+    """P3: Ana's throw onto Bea's Boardwalk moves her and pays the rent, two sentences in one
+    entry: English and Spanish join them with a semicolon, Japanese ends the first with "。"."""
+    from tablebank.web.words import said
+
+    from ..support import US, Table
+
+    lines = Table().own(1, BOARDWALK).throws_onto(0, BOARDWALK).lines
+    rent = f"${US.spaces[BOARDWALK].rent[0]}"
+    joined = {}
+    for lang in ("en", "es", "ja"):
+        with app.test_request_context(f"/?lang={lang}"):
+            joined[lang] = said(lines, US)
+    assert joined["en"].startswith("Ana throws 7 and moves to Boardwalk; Ana pays Bea " + rent)
+    assert "Boardwalk; Ana paga" in joined["es"]
+    first, second = joined["ja"].split("。")
+    assert "Boardwalk" in first and rent in second and ";" not in joined["ja"]
