@@ -209,3 +209,28 @@ def test_x1_a_trade_offer_on_the_phone_is_accepted_with_accept(
     bea.goto(links["Bea"] + "/preview?to=0&amount=25")  # a bid or payment to confirm
     expect(bea.locator("header.phone-bar")).to_have_text(re.compile(r"←\s*Bea\s*\$1,000"))
     no_sideways_scroll(bea)
+
+
+PHRASE_KEPT_WHOLE = """(label, word) => {
+  // The label narrowed a pixel at a time: the word's two characters always share a line.
+  const text = [...label.childNodes].find(n => n.nodeType === 3 && n.data.includes(word));
+  const at = text.data.indexOf(word);
+  const top = i => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
+                     return Math.round(r.getBoundingClientRect().top); };
+  const full = label.getBoundingClientRect().width, split = [];
+  for (let width = full; width > full / 2; width -= 1) {
+    label.style.width = width + "px";
+    if (top(at) !== top(at + 1)) { split.push(width); }
+  }
+  label.style.width = "";
+  return split;
+}"""
+
+
+def test_japanese_text_breaks_between_phrases_never_inside_a_word(phone: Page, live_server):
+    """A Japanese line may break between any two characters; the page breaks it between
+    phrases, as a printed page does: "残る" (stays) is never cut into "残" and "る", however
+    narrow its line."""
+    phone.goto(live_server + "/new?lang=ja")
+    label = phone.locator("label.choice", has_text="見送られた権利書は銀行に残る")
+    assert label.evaluate(PHRASE_KEPT_WHOLE, "残る") == []
