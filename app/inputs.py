@@ -64,6 +64,13 @@ FORBIDDEN = re.compile(
 )
 
 
+# Bidirectional embeddings, overrides and isolates: a right-to-left override (U+202E) at the
+# start of a player's name turns the rest of every sentence that names them around ("Ana pays
+# Bea $50" shows "Ana pays 05$ aeB"). Hebrew and Arabic names need none of them.
+DIRECTION = re.compile("[\u202a-\u202e\u2066-\u2069]")
+TOO_LONG = N_("The field {field} is too long (at most {most:,} characters)")
+
+
 def text_fault(text: str) -> tuple[str, dict] | None:
     """Why a string cannot be taken, as a message template and its values; None if it can."""
     if FORBIDDEN.search(text):
@@ -74,8 +81,16 @@ def text_fault(text: str) -> tuple[str, dict] | None:
             ),
             {},
         )
+    if not text.isascii() and DIRECTION.search(text):
+        return (
+            N_(
+                "The field {field} holds a character that is not allowed (a direction "
+                "override, which would turn the text after it around)"
+            ),
+            {},
+        )
     if len(text) > TEXT_MAX:
-        return N_("The field {field} is too long (at most {most:,} characters)"), {"most": TEXT_MAX}
+        return TOO_LONG, {"most": TEXT_MAX}
     if not text.isascii() and _longest_marks(text) > MARKS_MAX:
         return (
             N_("The field {field} has too many marks on one letter (at most {most})"),
@@ -252,6 +267,8 @@ def _check(validator, value: dict) -> None:
         raise RuleError("input", "{key} must be true or false", key=field)
     if path == ["players"] and error.validator in ("minItems", "maxItems"):
         raise RuleError("S1", "A game has 2 to 8 players")
+    if error.validator in ("minLength", "maxLength"):
+        raise _length_refused(error, path, field, schema)
     raise RuleError("input", "The field {field} is not valid", field=field)
 
 
@@ -281,6 +298,20 @@ def clean_setup(setup: object) -> dict:
                 "input", "Player {number} needs a name with a character one can see", number=number
             )
     return kept
+
+
+def _length_refused(error, path: list[str], field: str, schema: dict) -> RuleError:
+    """A text too long (or empty) for its field, in the words the field's own check uses."""
+    seats = [p for p in error.absolute_path if isinstance(p, int)]
+    most = schema.get("maxLength", TEXT_MAX)
+    if path == ["players", "name"] and seats:
+        return RuleError(
+            "input",
+            "Player {number} needs a name of 1 to {most} characters",
+            number=seats[0] + 1,
+            most=most,
+        )
+    return RuleError("input", TOO_LONG, field=field, most=most)
 
 
 # Letters and signs that show nothing: the Hangul fillers and the blank Braille pattern.

@@ -28,6 +28,8 @@ BAD_JSON_TEXT = {
     "a huge combining run": "e" + "\\u0301" * 500,
     "ten marks on one letter": "e" + "\\u0301" * 10,
     "too long": "x" * 5000,
+    "a right-to-left override": "a\\u202eb",
+    "a left-to-right isolate": "a\\u2066b",
 }
 
 
@@ -82,12 +84,36 @@ def test_a_player_named_with_a_lone_surrogate_is_refused_not_made(client, app):
     assert games_and_actions(app) == counts
 
 
+def test_a_name_that_would_turn_every_sentence_about_its_player_around_is_refused(client, app):
+    """A right-to-left override at the start of Bea's name would show "Ana pays Bea $50" as
+    "Ana pays 05$ aeB" in every history, on every phone: refused, in words, and no game is
+    made. A Hebrew name needs no such character and is taken as it is."""
+    counts = games_and_actions(app)
+    setup = json.dumps(setup_of(("Ana", "Bea"))).replace("Bea", "\\u202eBea")
+    message = refused_with_words(post_json(client, "/api/games", setup), status=(400,))
+    assert "players.1.name" in message and "direction" in message
+    assert games_and_actions(app) == counts
+    made = post_json(client, "/api/games", json.dumps(setup_of(("Ana", "נועה"))))
+    assert made.status_code == 201 and made.json["players"][1]["name"] == "נועה"
+
+
+def test_a_name_too_long_says_how_long_a_name_may_be(client, app):
+    """A 25-letter name through the API is told the bound the form's field has (24), not
+    "the field players.name is not valid"."""
+    counts = games_and_actions(app)
+    setup = setup_of(("Ana", "B" * 25))
+    message = refused_with_words(post_json(client, "/api/games", json.dumps(setup)), status=(400,))
+    assert "Player 2 needs a name of 1 to 24 characters" in message
+    assert games_and_actions(app) == counts
+
+
 FORM_BAD = {
     "NUL": "B\x00b",
     "noncharacter": "B\uffffb",
     "a control character": "B\x1bb",
     "a huge combining run": "B" + "\u0301" * 300,
     "too long": "B" * 5000,
+    "a right-to-left override": "B\u202eb",
 }
 
 
