@@ -301,7 +301,8 @@ def clean_setup(setup: object) -> dict:
 
 
 def _length_refused(error, path: list[str], field: str, schema: dict) -> RuleError:
-    """A text too long (or empty) for its field, in the words the field's own check uses."""
+    """A text too long (or a name too short) for its field, in the words the field's own
+    check uses."""
     seats = [p for p in error.absolute_path if isinstance(p, int)]
     most = schema.get("maxLength", TEXT_MAX)
     if path == ["players", "name"] and seats:
@@ -311,7 +312,9 @@ def _length_refused(error, path: list[str], field: str, schema: dict) -> RuleErr
             number=seats[0] + 1,
             most=most,
         )
-    return RuleError("input", TOO_LONG, field=field, most=most)
+    if error.validator == "maxLength":
+        return RuleError("input", TOO_LONG, field=field, most=most)
+    return RuleError("input", "The field {field} is not valid", field=field)
 
 
 # Letters and signs that show nothing: the Hangul fillers and the blank Braille pattern.
