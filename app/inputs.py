@@ -267,8 +267,9 @@ def _check(validator, value: dict) -> None:
         raise RuleError("input", "{key} must be true or false", key=field)
     if path == ["players"] and error.validator in ("minItems", "maxItems"):
         raise RuleError("S1", "A game has 2 to 8 players")
-    if error.validator in ("minLength", "maxLength"):
-        raise _length_refused(error, path, field, schema)
+    refusal = _length_refused(error, path, field, schema)
+    if refusal is not None:
+        raise refusal
     raise RuleError("input", "The field {field} is not valid", field=field)
 
 
@@ -300,12 +301,12 @@ def clean_setup(setup: object) -> dict:
     return kept
 
 
-def _length_refused(error, path: list[str], field: str, schema: dict) -> RuleError:
+def _length_refused(error, path: list[str], field: str, schema: dict) -> RuleError | None:
     """A text too long (or a name too short) for its field, in the words the field's own
-    check uses."""
+    check uses; None for any other fault."""
     seats = [p for p in error.absolute_path if isinstance(p, int)]
     most = schema.get("maxLength", TEXT_MAX)
-    if path == ["players", "name"] and seats:
+    if error.validator in ("minLength", "maxLength") and path == ["players", "name"] and seats:
         return RuleError(
             "input",
             "Player {number} needs a name of 1 to {most} characters",
@@ -314,7 +315,7 @@ def _length_refused(error, path: list[str], field: str, schema: dict) -> RuleErr
         )
     if error.validator == "maxLength":
         return RuleError("input", TOO_LONG, field=field, most=most)
-    return RuleError("input", "The field {field} is not valid", field=field)
+    return None
 
 
 # Letters and signs that show nothing: the Hangul fillers and the blank Braille pattern.

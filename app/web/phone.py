@@ -208,10 +208,10 @@ def rank_said(state: GameState, worths: dict[int, int], seat: int) -> str:
 
 
 @lru_cache(maxsize=256)
-def rank_words(_language: str, rank: int, count: int, shared: bool) -> str:
+def rank_words(_language: str, rank: int, count: int, is_tied: bool) -> str:
     """SG4's words in the reader's language (which `_language` names for the cache): each
     phone says them at every version, and the catalogue's answer does not change."""
-    if shared:
+    if is_tied:
         return " · " + _("rank %(rank)s of %(count)s, tied", rank=rank, count=count)
     return " · " + _("rank %(rank)s of %(count)s", rank=rank, count=count)
 

@@ -31,6 +31,16 @@ def no_sideways_scroll(page: Page, width: int = PHONE["width"]) -> None:
     assert scrolled <= width, f"{page.url} is {scrolled} px wide on a {width} px phone"
 
 
+def waited_until(page: Page, ready, failure) -> None:
+    """Waits on the page's clock (Playwright hands over the network's events while a page
+    waits) until `ready()`; else fails with `failure` (words, or what makes them then)."""
+    waited = 0
+    while not ready():
+        assert waited < WAIT_MS, failure() if callable(failure) else failure
+        page.wait_for_timeout(20)
+        waited += 20
+
+
 # -- the banker's taps -------------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import Browser, Page, Route, expect
 
-from .flows import PHONE, WAIT_MS, Api
+from .flows import PHONE, Api, waited_until
 
 EVERY_BALANCE_SHOWN = """() => {
   window.shown = [];
@@ -36,9 +36,9 @@ def test_a_late_fetch_is_not_drawn_over_what_the_stream_brought_since(
             first_stream.append(route)
 
     bea, slow_fetches = beas_phone(browser, game, stream)
-    held_until(bea, lambda: first_stream, "the page opened no stream")
+    waited_until(bea, lambda: first_stream, "the page opened no stream")
     version_out(bea, first_stream[0], game.act("bank_pay", player=1, amount=50))
-    held_until(bea, lambda: slow_fetches, "the page's fetch was never answered")
+    waited_until(bea, lambda: slow_fetches, "the page's fetch was never answered")
     game.act("bank_pay", player=1, amount=25)
     expect(bea.locator("#balance")).to_have_text("$1,575")  # by the stream it reopened
 
@@ -61,15 +61,15 @@ def test_a_late_fetch_merged_before_the_streams_part_keeps_the_cash_the_stream_s
     game = Api(live_server)
     streams: list[Route] = []
     bea, slow_fetches = beas_phone(browser, game, streams.append)  # held until let through
-    held_until(bea, lambda: streams, "the page opened no stream")
+    waited_until(bea, lambda: streams, "the page opened no stream")
     at_n = version_out(bea, streams[0], game.act("bank_pay", player=1, amount=50))
-    held_until(bea, lambda: slow_fetches and len(streams) > 1, "no fetch, or no second stream")
+    waited_until(bea, lambda: slow_fetches and len(streams) > 1, "no fetch, or no second stream")
     at_next = game.act("bank_pay", player=1, amount=25)["game"]["version"]
     cash = json.dumps({"version": at_next, "cash": ["$1,500", "$1,575"]})
     streams[1].fulfill(status=200, headers=SSE, body=f"retry: 200\n\nevent: cash\ndata: {cash}\n\n")
     expect(bea.locator("#balance")).to_have_text("$1,575")  # the cash, ahead of its part
 
-    held_until(bea, lambda: len(streams) > 2, "no third stream")
+    waited_until(bea, lambda: len(streams) > 2, "no third stream")
     route, answer = slow_fetches[0]
     assert "$1,550" in answer.text()
     route.fulfill(response=answer)
@@ -109,12 +109,3 @@ def version_out(bea: Page, stream: Route, done: dict) -> int:
             status=200, headers=SSE, body=f"retry: 200\n\nevent: version\ndata: {version}\n\n"
         )
     return version
-
-
-def held_until(page, ready, failure: str) -> None:
-    """Waits on the page's clock until what the routes caught is ready."""
-    waited = 0
-    while not ready():
-        assert waited < WAIT_MS, failure
-        page.wait_for_timeout(20)
-        waited += 20

@@ -8,7 +8,7 @@ import json
 from playwright.sync_api import Browser, Page, expect
 
 from ..servers import SHARED, Server
-from .flows import PHONE, WAIT_MS, open_game, own_phone, player_links, start_game
+from .flows import PHONE, open_game, own_phone, player_links, start_game, waited_until
 
 BUDGET = 12_000  # issue 20's target, headers included
 
@@ -47,11 +47,7 @@ def transferred_bytes(browser: Browser, url: str) -> tuple[int, list[str]]:
         others = [r for r in urls if r not in stream]
         return bool(stream) and stream[0] in answered and set(others) <= finished
 
-    waited = 0
-    while not settled():  # Playwright hands over the network's events while a page waits
-        assert waited < WAIT_MS, f"never settled: {progress(urls, answered, finished)}"
-        page.wait_for_timeout(50)
-        waited += 50
+    waited_until(page, settled, lambda: f"never settled: {progress(urls, answered, finished)}")
     context.close()
     return sum(sizes.values()), sorted(urls.values())
 
